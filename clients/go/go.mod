@@ -1,0 +1,3 @@
+module github.com/switchyard-dev/switchyard/clients/go
+
+go 1.22

@@ -1,0 +1,41 @@
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { envNumber, envString } from './settings';
+
+/** Settings every service shares. Each app extends this with its own and validates at start-up. */
+export class CommonSettings {
+  /** Comma-separated host:port list. */
+  @IsString() @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'kafkaBrokers (KAFKA_BROKERS) must be a comma-separated host:port list' })
+  kafkaBrokers!: string;
+
+  @IsString() @Matches(/^[a-zA-Z0-9._-]{1,100}$/, { message: 'topicNamespace (TOPIC_NAMESPACE) may hold letters, digits, dot, dash and underscore' })
+  topicNamespace!: string;
+
+  /** Partitions for topics this service creates; existing topics keep theirs. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  topicPartitions!: number;
+
+  @IsString() @IsNotEmpty({ message: 'workspaceConfigPath (WORKSPACE_CONFIG) must name the workspace configuration file' })
+  workspaceConfigPath!: string;
+
+  @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  port!: number;
+
+  @IsString() @IsIn(['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost'], { message: 'host (HOST) must be one of 127.0.0.1, 0.0.0.0, ::, ::1, localhost' })
+  host!: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  logLevel!: string;
+}
+
+export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: number): Record<string, unknown> {
+  return {
+    kafkaBrokers: envString(env, 'KAFKA_BROKERS', 'localhost:9092'),
+    topicNamespace: envString(env, 'TOPIC_NAMESPACE', 'switchyard'),
+    topicPartitions: envNumber(env, 'TOPIC_PARTITIONS', 6),
+    workspaceConfigPath: envString(env, 'WORKSPACE_CONFIG', ''),
+    port: envNumber(env, 'PORT', defaultPort),
+    host: envString(env, 'HOST', '0.0.0.0'),
+    logLevel: envString(env, 'LOG_LEVEL', 'info'),
+  };
+}

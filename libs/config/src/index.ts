@@ -1,0 +1,4 @@
+export * from './settings';
+export * from './common-settings';
+export * from './workspace-config';
+export * from './workspace-config-store';

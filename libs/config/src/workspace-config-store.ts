@@ -1,0 +1,127 @@
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { Logger } from 'pino';
+import { ConfigError, validateSettings } from './settings';
+import { crossFieldProblems, Destination, Source, WorkspaceConfig } from './workspace-config';
+
+/** Reads, parses and validates a workspace configuration file. Throws ConfigError naming every problem. */
+export function loadWorkspaceConfig(path: string): WorkspaceConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read workspace configuration ${path}: ${(error as Error).message}`);
+  }
+  let plain: unknown;
+  try {
+    plain = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new ConfigError(`workspace configuration ${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+  }
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    throw new ConfigError(`workspace configuration ${path} must be an object with "sources" and "destinations"`);
+  }
+  const config = validateSettings(WorkspaceConfig, plain as Record<string, unknown>, `workspace configuration ${path}`);
+  const problems = crossFieldProblems(config);
+  if (problems.length > 0) {
+    throw new ConfigError(`invalid workspace configuration ${path}:\n  - ${problems.join('\n  - ')}`);
+  }
+  return config;
+}
+
+/** Indexes over one loaded configuration, built once per load rather than per call. */
+class WorkspaceIndex {
+  readonly sourcesByWriteKey: Map<string, Source>;
+  readonly sourcesById: Map<string, Source>;
+  readonly destinationsById: Map<string, Destination>;
+  readonly destinationsBySource: Map<string, Destination[]>;
+
+  constructor(readonly config: WorkspaceConfig) {
+    this.sourcesByWriteKey = new Map(config.sources.map((s) => [s.writeKey, s]));
+    this.sourcesById = new Map(config.sources.map((s) => [s.id, s]));
+    this.destinationsById = new Map(config.destinations.map((d) => [d.id, d]));
+    this.destinationsBySource = new Map();
+    for (const d of config.destinations) {
+      for (const s of d.sources) this.destinationsBySource.set(s, [...(this.destinationsBySource.get(s) ?? []), d]);
+    }
+  }
+}
+
+export type WorkspaceChangeListener = (config: WorkspaceConfig) => void;
+
+/**
+ * The live workspace configuration. Loads at start (a bad file throws, stopping start-up),
+ * then re-reads the file when it changes: a valid edit replaces the configuration, an invalid
+ * one is logged and refused, and the previous configuration stays live.
+ */
+export class WorkspaceConfigStore {
+  private index: WorkspaceIndex;
+  private readonly listeners = new Set<WorkspaceChangeListener>();
+  private watching = false;
+
+  constructor(
+    readonly path: string,
+    private readonly logger: Logger,
+    private readonly pollIntervalMs = 500,
+  ) {
+    this.index = new WorkspaceIndex(loadWorkspaceConfig(path));
+  }
+
+  get config(): WorkspaceConfig {
+    return this.index.config;
+  }
+
+  sourceByWriteKey(writeKey: string): Source | undefined {
+    return this.index.sourcesByWriteKey.get(writeKey);
+  }
+
+  source(id: string): Source | undefined {
+    return this.index.sourcesById.get(id);
+  }
+
+  destination(id: string): Destination | undefined {
+    return this.index.destinationsById.get(id);
+  }
+
+  /** Every destination connected to the source, enabled or not. */
+  destinationsOf(sourceId: string): readonly Destination[] {
+    return this.index.destinationsBySource.get(sourceId) ?? [];
+  }
+
+  onChange(listener: WorkspaceChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Polls the file: fs.watch misses editors' atomic rename-over, polling does not. */
+  watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    watchFile(this.path, { interval: this.pollIntervalMs, persistent: false }, (curr, prev) => {
+      if (curr.mtimeMs !== prev.mtimeMs || curr.size !== prev.size) this.reload();
+    });
+  }
+
+  /** Re-reads the file now. Returns false (and keeps the current configuration) when it is invalid. */
+  reload(): boolean {
+    try {
+      this.index = new WorkspaceIndex(loadWorkspaceConfig(this.path));
+    } catch (error) {
+      this.logger.error({ path: this.path, reason: (error as Error).message }, 'workspace configuration change refused; previous configuration stays live');
+      return false;
+    }
+    this.logger.info(
+      { path: this.path, sources: this.config.sources.length, destinations: this.config.destinations.length },
+      'workspace configuration reloaded',
+    );
+    for (const listener of this.listeners) listener(this.config);
+    return true;
+  }
+
+  close(): void {
+    if (this.watching) unwatchFile(this.path);
+    this.watching = false;
+    this.listeners.clear();
+  }
+}

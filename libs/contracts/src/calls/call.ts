@@ -1,0 +1,45 @@
+/** The call kinds the Tracking API accepts (the seed's five plus screen). */
+export const CALL_TYPES = ['identify', 'track', 'page', 'screen', 'group', 'alias'] as const;
+export type CallType = (typeof CALL_TYPES)[number];
+
+export function isCallType(value: unknown): value is CallType {
+  return typeof value === 'string' && (CALL_TYPES as readonly string[]).includes(value);
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * A call as ingest stores it on the events topic: Segment's message shape, normalised.
+ * `timestamp` is always set (the caller's, or the receipt time) and, like `receivedAt`,
+ * is ISO 8601 UTC with milliseconds.
+ */
+export interface Call {
+  type: CallType;
+  messageId: string;
+  userId?: string;
+  anonymousId?: string;
+  event?: string;
+  name?: string;
+  category?: string;
+  properties?: JsonObject;
+  traits?: JsonObject;
+  groupId?: string;
+  previousId?: string;
+  context: JsonObject;
+  integrations: JsonObject;
+  timestamp: string;
+  originalTimestamp?: string;
+  sentAt?: string;
+  receivedAt: string;
+}
+
+/** Value of a record on the events topic. */
+export interface IngestedEvent {
+  sourceId: string;
+  call: Call;
+}
+
+/** Events-topic key: keeps one user's calls on one partition, so in order through the router. */
+export function eventKey(sourceId: string, call: Pick<Call, 'userId' | 'anonymousId'>): string {
+  return `${sourceId}:${call.userId ?? call.anonymousId ?? ''}`;
+}

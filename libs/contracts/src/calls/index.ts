@@ -1,0 +1,3 @@
+export * from './call';
+export * from './call-validation';
+export * from './timestamp';

@@ -1,0 +1,3 @@
+export * from './topics';
+export * from './calls';
+export * from './deliveries/delivery-job';

@@ -1,0 +1,103 @@
+import { CompressionTypes, Message, Producer, TopicMessages } from 'kafkajs';
+
+export interface OutgoingRecord {
+  topic: string;
+  key: string | null;
+  value: Buffer | string;
+  headers?: Record<string, string | Buffer>;
+}
+
+export interface BatchingProducerOptions {
+  /** How long a record may wait for company before its batch is sent. 0 = next event-loop turn. */
+  lingerMs: number;
+  /** Send at once when this many records are waiting. */
+  maxBatchRecords: number;
+  /** sendBatch calls in flight at once; more waiting records just grow the next batch. */
+  maxInFlight: number;
+  compression: CompressionTypes;
+}
+
+export const DEFAULT_BATCHING: BatchingProducerOptions = {
+  lingerMs: 2,
+  maxBatchRecords: 5_000,
+  maxInFlight: 4,
+  compression: CompressionTypes.None,
+};
+
+interface Waiter {
+  records: OutgoingRecord[];
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * kafkajs has no linger: each send() is its own produce request. This gathers the records of
+ * concurrent callers into few `sendBatch` calls (acks = all) and settles each caller's promise
+ * when the broker has acknowledged its records, so a caller that awaits `send` knows its
+ * records are durable.
+ */
+export class BatchingProducer {
+  private waiting: Waiter[] = [];
+  private waitingRecords = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight = 0;
+  private readonly idle = new Set<() => void>();
+
+  constructor(
+    private readonly producer: Producer,
+    private readonly options: BatchingProducerOptions = DEFAULT_BATCHING,
+  ) {}
+
+  send(records: OutgoingRecord[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ records, resolve, reject });
+      this.waitingRecords += records.length;
+      if (this.waitingRecords >= this.options.maxBatchRecords) this.dispatch();
+      else this.timer ??= setTimeout(() => this.dispatch(), this.options.lingerMs);
+    });
+  }
+
+  /** Resolves once everything handed to `send` so far has been settled. */
+  async drain(): Promise<void> {
+    if (this.waiting.length > 0) this.dispatch();
+    while (this.inFlight > 0 || this.waiting.length > 0) {
+      await new Promise<void>((resolve) => this.idle.add(resolve));
+      if (this.waiting.length > 0) this.dispatch();
+    }
+  }
+
+  private dispatch(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.waiting.length === 0 || this.inFlight >= this.options.maxInFlight) return;
+    const batch = this.waiting;
+    this.waiting = [];
+    this.waitingRecords = 0;
+    this.inFlight += 1;
+    this.producer
+      .sendBatch({ topicMessages: groupByTopic(batch), acks: -1, compression: this.options.compression })
+      .then(
+        () => batch.forEach((w) => w.resolve()),
+        (error: Error) => batch.forEach((w) => w.reject(error)),
+      )
+      .finally(() => {
+        this.inFlight -= 1;
+        if (this.waiting.length > 0) this.dispatch();
+        for (const resolve of this.idle) resolve();
+        this.idle.clear();
+      });
+  }
+}
+
+function groupByTopic(waiters: Waiter[]): TopicMessages[] {
+  const byTopic = new Map<string, Message[]>();
+  for (const { records } of waiters) {
+    for (const r of records) {
+      let messages = byTopic.get(r.topic);
+      if (!messages) byTopic.set(r.topic, (messages = []));
+      messages.push({ key: r.key, value: r.value, headers: r.headers });
+    }
+  }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}

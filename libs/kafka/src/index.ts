@@ -1,0 +1,4 @@
+export * from './kafka-client';
+export * from './topic-admin';
+export * from './json-codec';
+export * from './batching-producer';

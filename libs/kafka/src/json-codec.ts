@@ -1,0 +1,23 @@
+/** Kafka values are JSON. Decoding failures are returned, not thrown, so a consumer can dead-letter them. */
+export function encodeJson(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value));
+}
+
+export type Decoded<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export function decodeJson<T>(buffer: Buffer | null | undefined): Decoded<T> {
+  if (!buffer || buffer.length === 0) return { ok: false, reason: 'record has no value' };
+  try {
+    return { ok: true, value: JSON.parse(buffer.toString('utf8')) as T };
+  } catch (error) {
+    return { ok: false, reason: `value is not JSON: ${(error as Error).message}` };
+  }
+}
+
+/** Reads one header as a string (kafkajs gives Buffers, or arrays of them when repeated). */
+export function headerString(headers: Record<string, unknown> | undefined, name: string): string | undefined {
+  const value = headers?.[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  if (first === undefined || first === null) return undefined;
+  return Buffer.isBuffer(first) ? first.toString('utf8') : String(first);
+}

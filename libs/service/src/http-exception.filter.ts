@@ -1,0 +1,56 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+
+/**
+ * One place that turns errors into HTTP answers. 4xx carry a reason the caller can act on;
+ * anything unexpected becomes a 500 with an error id, and the detail goes to the log only.
+ */
+@Catch()
+export class HttpErrorFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      const body = typeof response === 'object' && response !== null && 'success' in response
+        ? response
+        : { success: false, error: errorCode(status), message: messageOf(response, exception) };
+      void reply.status(status).send(body);
+      return;
+    }
+    const fastifyStatus = (exception as { statusCode?: number }).statusCode;
+    if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
+      // Fastify's own body errors (too large, bad JSON, bad content type) arrive here.
+      void reply.status(fastifyStatus).send({ success: false, error: errorCode(fastifyStatus), message: (exception as Error).message });
+      return;
+    }
+    const errorId = randomUUID();
+    this.logger.error({ errorId, err: exception }, 'unhandled error');
+    void reply.status(HttpStatus.INTERNAL_SERVER_ERROR).send({ success: false, error: 'internal_error', errorId });
+  }
+}
+
+function messageOf(response: unknown, exception: Error): string {
+  if (typeof response === 'object' && response !== null && 'message' in response) {
+    const m = (response as { message: unknown }).message;
+    return Array.isArray(m) ? m.join('; ') : String(m);
+  }
+  return exception.message;
+}
+
+function errorCode(status: number): string {
+  switch (status) {
+    case 400: return 'bad_request';
+    case 401: return 'unauthorized';
+    case 403: return 'forbidden';
+    case 404: return 'not_found';
+    case 413: return 'payload_too_large';
+    case 415: return 'unsupported_media_type';
+    case 429: return 'too_many_requests';
+    default: return status >= 500 ? 'internal_error' : 'request_error';
+  }
+}

@@ -1,0 +1,3 @@
+export * from './bootstrap';
+export * from './http-exception.filter';
+export * from './nest-logger';

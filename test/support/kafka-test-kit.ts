@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { Consumer, EachMessagePayload, Kafka, logLevel } from 'kafkajs';
+
+/** The broker the integration suites use (global-setup starts a local one when unset). */
+export function testBrokers(): string {
+  return process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+}
+
+export function testKafka(): Kafka {
+  return new Kafka({ clientId: 'switchyard-test', brokers: testBrokers().split(','), logLevel: logLevel.NOTHING });
+}
+
+/** A topic namespace no other test shares, so tests need no broker restart or cleanup. */
+export function freshNamespace(label = 't'): string {
+  return `${label}-${randomUUID().slice(0, 8)}`;
+}
+
+export interface ReadRecord<T = unknown> {
+  topic: string;
+  partition: number;
+  key: string | null;
+  value: T;
+  headers: Record<string, string>;
+  offset: string;
+}
+
+/** Collects everything on some topics (from the beginning) until `stop`; parsed as JSON. */
+export class TopicReader<T = unknown> {
+  readonly records: ReadRecord<T>[] = [];
+  private readonly waiters: Array<() => void> = [];
+  private consumer: Consumer | undefined;
+
+  static async start<T = unknown>(topics: string[]): Promise<TopicReader<T>> {
+    const reader = new TopicReader<T>();
+    const consumer = testKafka().consumer({ groupId: `reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
+    reader.consumer = consumer;
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: true });
+    await consumer.run({ eachMessage: async (p) => reader.add(p) });
+    return reader;
+  }
+
+  private add({ topic, partition, message }: EachMessagePayload): void {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = String(Array.isArray(v) ? v[0] : v);
+    this.records.push({
+      topic,
+      partition,
+      key: message.key?.toString() ?? null,
+      value: JSON.parse(message.value?.toString() ?? 'null') as T,
+      headers,
+      offset: message.offset,
+    });
+    this.waiters.splice(0).forEach((wake) => wake());
+  }
+
+  /** Resolves with the records matching `filter` once there are at least `count` of them. */
+  async waitFor(count: number, filter: (r: ReadRecord<T>) => boolean = () => true, timeoutMs = 20_000): Promise<ReadRecord<T>[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const matching = this.records.filter(filter);
+      if (matching.length >= count) return matching;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`expected ${count} records, saw ${matching.length} after ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect();
+  }
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000, what = 'condition'): Promise<Exclude<T, false | undefined>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value as Exclude<T, false | undefined>;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
