@@ -12,6 +12,8 @@ export interface HttpServiceOptions {
   port: number;
   host: string;
   fastify?: FastifyServerOptions;
+  /** Clearer messages for the framework's own errors, by status (see HttpErrorFilter). */
+  errorMessages?: Record<number, string>;
   /** Runs on the Fastify instance before routes are registered (content parsers, hooks). */
   configure?: (app: NestFastifyApplication) => void | Promise<void>;
 }
@@ -26,7 +28,7 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Nes
     logger: new PinoNestLogger(options.logger),
     bufferLogs: false,
   });
-  app.useGlobalFilters(new HttpErrorFilter(options.logger));
+  app.useGlobalFilters(new HttpErrorFilter(options.logger, options.errorMessages));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await options.configure?.(app);
   await app.listen(options.port, options.host);

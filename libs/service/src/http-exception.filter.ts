@@ -9,7 +9,11 @@ import type { Logger } from 'pino';
  */
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** Clearer wording for the framework's own errors by status, e.g. a 413 that names the body limit. */
+    private readonly messages: Record<number, string> = {},
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
@@ -18,14 +22,15 @@ export class HttpErrorFilter implements ExceptionFilter {
       const response = exception.getResponse();
       const body = typeof response === 'object' && response !== null && 'success' in response
         ? response
-        : { success: false, error: errorCode(status), message: messageOf(response, exception) };
+        : { success: false, error: errorCode(status), message: this.messages[status] ?? messageOf(response, exception) };
       void reply.status(status).send(body);
       return;
     }
     const fastifyStatus = (exception as { statusCode?: number }).statusCode;
     if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
       // Fastify's own body errors (too large, bad JSON, bad content type) arrive here.
-      void reply.status(fastifyStatus).send({ success: false, error: errorCode(fastifyStatus), message: (exception as Error).message });
+      const message = this.messages[fastifyStatus] ?? (exception as Error).message;
+      void reply.status(fastifyStatus).send({ success: false, error: errorCode(fastifyStatus), message });
       return;
     }
     const errorId = randomUUID();

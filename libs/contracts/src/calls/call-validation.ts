@@ -118,7 +118,9 @@ export interface FieldError {
 function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((e) => {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((reason) => ({ field, reason }));
+    // The first broken rule of a field is the one to fix; the rest are usually its echoes.
+    const [first] = Object.values(e.constraints ?? {});
+    const own = first ? [{ field, reason: first }] : [];
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }

@@ -1,0 +1,81 @@
+import { CallType, JsonObject, validateCall } from '@switchyard/contracts';
+
+export interface MessageError {
+  /** Position in the batch (0 for a single call). */
+  index: number;
+  field: string;
+  reason: string;
+}
+
+export interface TrackingLimits {
+  maxMessageBytes: number;
+  maxBatchMessages: number;
+}
+
+export type ParsedRequest =
+  | { ok: true; messages: JsonObject[]; batch: { context?: JsonObject; integrations?: JsonObject; sentAt?: string } }
+  | { ok: false; status: 400 | 413; error: string; message: string; errors?: MessageError[] };
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads the messages out of a Tracking API body and checks every one of them. A request is
+ * accepted whole or not at all: one bad message fails the request with a reason per bad
+ * message, so nothing is written that the caller was told failed (and vice versa).
+ *
+ * `endpoint` is the call type of `/v1/<type>`, or `batch` for `/v1/batch` and `/v1/import`.
+ */
+export function parseTrackingRequest(endpoint: CallType | 'batch', body: unknown, limits: TrackingLimits): ParsedRequest {
+  if (!isObject(body)) {
+    return { ok: false, status: 400, error: 'invalid_body', message: 'the request body must be a JSON object' };
+  }
+  let messages: unknown[];
+  if (endpoint === 'batch') {
+    if (!Array.isArray(body.batch)) {
+      return { ok: false, status: 400, error: 'invalid_body', message: '"batch" must be an array of messages' };
+    }
+    if (body.batch.length === 0) return { ok: false, status: 400, error: 'invalid_body', message: '"batch" is empty' };
+    if (body.batch.length > limits.maxBatchMessages) {
+      return {
+        ok: false,
+        status: 413,
+        error: 'too_many_messages',
+        message: `"batch" holds ${body.batch.length} messages; the limit is ${limits.maxBatchMessages}`,
+      };
+    }
+    messages = body.batch;
+  } else {
+    // Like Segment, the endpoint decides the type of a single call.
+    messages = [{ ...body, type: endpoint }];
+  }
+
+  const errors: MessageError[] = [];
+  messages.forEach((message, index) => {
+    const bytes = Buffer.byteLength(JSON.stringify(message) ?? '');
+    if (bytes > limits.maxMessageBytes) {
+      errors.push({ index, field: '', reason: `message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}` });
+      return;
+    }
+    for (const e of validateCall(message)) errors.push({ index, ...e });
+  });
+  if (errors.length > 0) {
+    const bad = new Set(errors.map((e) => e.index)).size;
+    const oversize = errors.every((e) => e.reason.includes('the limit is'));
+    return {
+      ok: false,
+      status: oversize ? 413 : 400,
+      error: oversize ? 'message_too_large' : 'invalid_messages',
+      message: `${bad} of ${messages.length} message(s) invalid; nothing was accepted`,
+      errors,
+    };
+  }
+  return {
+    ok: true,
+    messages: messages as JsonObject[],
+    batch: {
+      context: isObject(body.context) && endpoint === 'batch' ? body.context : undefined,
+      integrations: isObject(body.integrations) && endpoint === 'batch' ? body.integrations : undefined,
+      sentAt: endpoint === 'batch' && typeof body.sentAt === 'string' ? body.sentAt : undefined,
+    },
+  };
+}

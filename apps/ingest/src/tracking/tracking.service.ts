@@ -1,0 +1,37 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { Call, eventKey, IngestedEvent, JsonObject, TopicNames } from '@switchyard/contracts';
+import { BatchingProducer, encodeJson } from '@switchyard/kafka';
+import { Counter, metric } from '@switchyard/telemetry';
+import { LOGGER, TOPICS } from '../ingest.tokens';
+import { normaliseCall, RequestContext } from './call-normaliser';
+
+const accepted = metric('switchyard_ingest_calls_accepted_total', () =>
+  new Counter({ name: 'switchyard_ingest_calls_accepted_total', help: 'Calls durably written to Kafka', labelNames: ['type'] }),
+);
+
+/** Writes accepted calls to the events topic and resolves once the broker acknowledged all of them. */
+@Injectable()
+export class TrackingService {
+  constructor(
+    private readonly producer: BatchingProducer,
+    @Inject(TOPICS) private readonly topics: TopicNames,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async accept(sourceId: string, messages: JsonObject[], request: Omit<RequestContext, 'newMessageId' | 'receivedAt'>): Promise<Call[]> {
+    const context: RequestContext = { ...request, receivedAt: new Date(), newMessageId: randomUUID };
+    const calls = messages.map((m) => normaliseCall(m, context));
+    await this.producer.send(
+      calls.map((call) => ({
+        topic: this.topics.events,
+        key: eventKey(sourceId, call),
+        value: encodeJson({ sourceId, call } satisfies IngestedEvent),
+      })),
+    );
+    for (const call of calls) accepted.inc({ type: call.type });
+    this.logger.debug({ sourceId, count: calls.length }, 'calls accepted');
+    return calls;
+  }
+}

@@ -1,0 +1,89 @@
+import { Call, CallType, JsonObject, normaliseTimestamp, WebhookEnvelope } from '@switchyard/contracts';
+
+/** The integer every non-delete body carries (seed: "Versioning"). */
+export const ENVELOPE_VERSION = 1;
+
+/** Page properties the seed names; filled from `context.page` when the call's own properties lack them. */
+const PAGE_PROPERTIES = ['path', 'referrer', 'title', 'url'] as const;
+
+/** What a delete notification is built from: one user of one source. */
+export interface DeletionNotice {
+  userId: string;
+  /** When the deletion was requested; ISO 8601. */
+  timestamp: string;
+  /** Stable per (request, source, user), so a receiver can de-duplicate a redelivered notice. */
+  messageId: string;
+}
+
+/**
+ * The webhook body for one call, as the seed's "Webhook request envelope" table lays it out:
+ * `version`, `type`, `timestamp` and `context` on every call, then the fields of its kind.
+ * `messageId` (and `anonymousId`, `receivedAt`, `sentAt` when the call has them) ride along so
+ * receivers can de-duplicate at-least-once deliveries. Pure: same call, same body.
+ */
+export function webhookEnvelope(call: Call): WebhookEnvelope {
+  return {
+    version: ENVELOPE_VERSION,
+    type: call.type,
+    messageId: call.messageId,
+    ...identityFields(call),
+    timestamp: isoMillis(call.timestamp),
+    ...KIND_FIELDS[call.type](call),
+    context: call.context ?? {},
+    ...optionalTimes(call),
+  };
+}
+
+/** The delete notification: only `type`, `userId`, `timestamp` (no `version`), plus `messageId` for de-duplication. */
+export function deleteEnvelope(notice: DeletionNotice): WebhookEnvelope {
+  return { type: 'delete', messageId: notice.messageId, userId: notice.userId, timestamp: isoMillis(notice.timestamp) };
+}
+
+/** The fields only one kind of call carries, per the seed's "Present in kinds" column. */
+const KIND_FIELDS: Record<CallType, (call: Call) => JsonObject> = {
+  identify: (call) => ({ traits: call.traits ?? {} }),
+  track: (call) => ({ event: call.event, properties: call.properties ?? {} }),
+  page: (call) => ({ ...present({ name: call.name, category: call.category }), properties: pageProperties(call) }),
+  screen: (call) => present({ name: call.name }),
+  group: (call) => ({ groupId: call.groupId, traits: call.traits ?? {} }),
+  // The seed's alias body names the two ids with these exact keys, and has no plain `userId`.
+  alias: (call) => ({ 'Previous ID': call.previousId, 'User ID': call.userId }),
+};
+
+function identityFields(call: Call): JsonObject {
+  // Alias carries its ids as "Previous ID" / "User ID" instead (seed table: no userId on alias).
+  return present({ userId: call.type === 'alias' ? undefined : call.userId, anonymousId: call.anonymousId });
+}
+
+function optionalTimes(call: Call): JsonObject {
+  return present({
+    receivedAt: call.receivedAt === undefined ? undefined : isoMillis(call.receivedAt),
+    sentAt: call.sentAt === undefined ? undefined : isoMillis(call.sentAt),
+  });
+}
+
+/**
+ * A page's properties with the seed's four recognised page fields. analytics.js sends them in
+ * both `properties` and `context.page`; server libraries often only in one. The call's own
+ * properties win.
+ */
+function pageProperties(call: Call): JsonObject {
+  const fromContext = (call.context?.page ?? {}) as JsonObject;
+  const recognised: JsonObject = {};
+  for (const field of PAGE_PROPERTIES) {
+    if (typeof fromContext[field] === 'string') recognised[field] = fromContext[field];
+  }
+  return { ...recognised, ...(call.properties ?? {}) };
+}
+
+/** ISO 8601 UTC with milliseconds; ingest already normalises, this keeps the guarantee local. */
+function isoMillis(timestamp: string): string {
+  const normalised = normaliseTimestamp(timestamp);
+  if (normalised === undefined) throw new Error(`not an ISO 8601 date-time: ${timestamp}`);
+  return normalised;
+}
+
+/** Drops keys whose value is undefined, so absent fields are absent rather than `null`. */
+function present(fields: Record<string, unknown>): JsonObject {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}

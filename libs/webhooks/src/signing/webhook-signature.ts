@@ -1,0 +1,24 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Header that carries the signature of a webhook request (seed: Authentication). */
+export const SIGNATURE_HEADER = 'X-Signature';
+
+/**
+ * Hex HMAC-SHA1 of the request body, keyed with the destination's shared secret. Sign the exact
+ * bytes that go on the wire: re-serialising a parsed body could reorder keys or change escapes.
+ */
+export function signBody(sharedSecret: string, body: Buffer | string): string {
+  return createHmac('sha1', sharedSecret).update(body).digest('hex');
+}
+
+/**
+ * For receivers: true when `signature` is the HMAC of `body` under `sharedSecret`. Compare in
+ * constant time so the answer's timing reveals nothing about the expected digest. Pass the raw
+ * body bytes as received; `JSON.stringify` of the parsed body also works for Switchyard's own
+ * bodies (they are serialised the same way), but not for every producer's.
+ */
+export function verifySignature(sharedSecret: string, body: Buffer | string, signature: string | undefined): boolean {
+  if (!signature || !/^[0-9a-f]{40}$/i.test(signature)) return false;
+  const expected = Buffer.from(signBody(sharedSecret, body), 'hex');
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+}
