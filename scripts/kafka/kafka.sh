@@ -183,22 +183,28 @@ format_storage() {
   storage_tool format -t "$cid" -c "$CONF" >&2 || die "formatting KRaft storage failed"
 }
 
+# server.log written since this start (whole file if it was rolled meanwhile).
+log_since_start() {
+  [[ -f "$SERVER_LOG" ]] || return 0
+  local off=0 size
+  [[ -f "$OFFSET_FILE" ]] && off="$(tr -dc '0-9' <"$OFFSET_FILE")"
+  off="${off:-0}"
+  size="$(stat -c %s "$SERVER_LOG")"
+  (( size >= off )) || off=0
+  tail -c "+$(( off + 1 ))" "$SERVER_LOG"
+}
+
 log_tail() {
-  echo "----- $SERVER_LOG (last 40 lines) -----" >&2
-  tail -n 40 "$SERVER_LOG" 2>/dev/null >&2 || true
+  echo "----- $SERVER_LOG (last 40 lines since this start) -----" >&2
+  log_since_start | tail -n 40 >&2 || true
   echo "----- $OUT_FILE (last 20 lines) -----" >&2
-  tail -n 20 "$OUT_FILE" 2>/dev/null >&2 || true
+  tail -n 20 "$OUT_FILE" >&2 2>/dev/null || true
 }
 
 # "Kafka Server started" written to server.log since this start (byte offset in OFFSET_FILE).
 started_logged() {
-  [[ -f "$SERVER_LOG" ]] || return 1
-  local off=0 size
-  [[ -f "$OFFSET_FILE" ]] && off="$(tr -dc '0-9' <"$OFFSET_FILE")"
-  size="$(stat -c %s "$SERVER_LOG")"
-  # The log was rolled since the start: search it whole.
-  (( size >= ${off:-0} )) || off=0
-  tail -c "+$(( ${off:-0} + 1 ))" "$SERVER_LOG" | grep -q "Kafka Server started"
+  # Process substitution, not a pipe: with pipefail, grep -q quitting early could fail the pipe.
+  grep -q "Kafka Server started" < <(log_since_start)
 }
 
 wait_ready() {
@@ -256,15 +262,14 @@ start() {
   log "starting Kafka on $HOST:$KAFKA_PORT (work dir $WORK)"
   # setsid: own session, so the broker survives the calling shell and its job control;
   # the inner bash records its own pid then execs java, so the pid file is java's pid.
-  # shellcheck disable=SC2086
-  (cd "$WORK" && nohup setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PID_FILE" \
+  # shellcheck disable=SC2086,SC2016  # word-split heap opts; $$ is for the inner bash
+  (cd "$WORK" && exec nohup setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PID_FILE" \
       "$JAVA" $KAFKA_HEAP_OPTS -XX:+UseG1GC -Djava.awt.headless=true \
       -Dlog4j.configuration="file:$LOG4J" \
-      -cp "$LIBS/*" kafka.Kafka "$CONF" \
-      >>"$OUT_FILE" 2>&1 </dev/null 9>&- &)
+      -cp "$LIBS/*" kafka.Kafka "$CONF") >>"$OUT_FILE" 2>&1 </dev/null 9>&- &
 
-  local i
-  for i in $(seq 1 50); do
+  local _
+  for _ in $(seq 1 50); do
     [[ -s "$PID_FILE" ]] && break
     sleep 0.1
   done
