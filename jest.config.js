@@ -14,8 +14,10 @@ const moduleNameMapper = {
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };
 
 module.exports = {
+  // Integration suites await real Kafka and real receivers; unit tests finish far inside this.
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,scripts}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.integration\\.spec\\.ts$', '/test/(e2e|conformance)/', '/node_modules/'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.integration.spec.ts', '<rootDir>/test/{e2e,conformance}/**/*.spec.ts'], globalSetup: '<rootDir>/test/support/global-setup.ts', testTimeout: 120000 },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.integration.spec.ts', '<rootDir>/test/{e2e,conformance}/**/*.spec.ts'], globalSetup: '<rootDir>/test/support/global-setup.ts' },
   ],
 };

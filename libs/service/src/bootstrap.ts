@@ -27,6 +27,8 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Nes
   const app = await NestFactory.create<NestFastifyApplication>(options.module as Type<unknown>, adapter, {
     logger: new PinoNestLogger(options.logger),
     bufferLogs: false,
+    // Fastify's built-in JSON parser is all the services need; Nest's would add url-encoded forms.
+    bodyParser: false,
   });
   app.useGlobalFilters(new HttpErrorFilter(options.logger, options.errorMessages));
   app.enableShutdownHooks(['SIGTERM', 'SIGINT']);

@@ -29,7 +29,9 @@ export class HttpErrorFilter implements ExceptionFilter {
     const fastifyStatus = (exception as { statusCode?: number }).statusCode;
     if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
       // Fastify's own body errors (too large, bad JSON, bad content type) arrive here.
-      const message = this.messages[fastifyStatus] ?? (exception as Error).message;
+      // Fastify's own errors (codes FST_*) get the clearer wording; errors our hooks raise keep theirs.
+      const own = !String((exception as { code?: string }).code ?? '').startsWith('FST_');
+      const message = (own ? undefined : this.messages[fastifyStatus]) ?? (exception as Error).message;
       void reply.status(fastifyStatus).send({ success: false, error: errorCode(fastifyStatus), message });
       return;
     }

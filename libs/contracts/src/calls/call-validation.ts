@@ -31,7 +31,8 @@ function IsIsoTimestamp(options?: ValidationOptions) {
     });
 }
 
-const needsIdentity = (o: BaseCall) => o.anonymousId === undefined || o.anonymousId === null;
+// Alias always needs userId (the new id); the other calls need userId unless anonymousId is there.
+const needsIdentity = (o: BaseCall) => o.type === 'alias' || o.anonymousId === undefined || o.anonymousId === null;
 const identityMessage = { message: 'userId or anonymousId is required (a non-empty string)' };
 
 class BaseCall {

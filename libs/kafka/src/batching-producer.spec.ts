@@ -1,0 +1,58 @@
+import type { Producer, ProducerBatch } from 'kafkajs';
+import { BatchingProducer } from './batching-producer';
+
+/** A stand-in producer whose sendBatch calls the test settles by hand. */
+function fakeProducer() {
+  const calls: Array<{ batch: ProducerBatch; settle: (error?: Error) => void }> = [];
+  const producer = {
+    sendBatch: (batch: ProducerBatch) =>
+      new Promise((resolve, reject) => calls.push({ batch, settle: (error) => (error ? reject(error) : resolve([])) })),
+  } as unknown as Producer;
+  return { producer, calls };
+}
+
+const record = (topic: string, key: string) => ({ topic, key, value: key });
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('BatchingProducer', () => {
+  it('gathers concurrent sends into one sendBatch with acks = all, grouped by topic', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, { lingerMs: 1, maxBatchRecords: 100, maxInFlight: 2, compression: 0 });
+    const sends = [batching.send([record('a', '1')]), batching.send([record('b', '2'), record('a', '3')])];
+    await tick();
+    expect(calls).toHaveLength(1);
+    expect(calls[0].batch.acks).toBe(-1);
+    expect(calls[0].batch.topicMessages?.map((t) => [t.topic, t.messages.map((m) => m.key)])).toEqual([
+      ['a', ['1', '3']],
+      ['b', ['2']],
+    ]);
+    calls[0].settle();
+    await expect(Promise.all(sends)).resolves.toBeDefined();
+  });
+
+  it('rejects every caller of a failed batch', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, { lingerMs: 0, maxBatchRecords: 100, maxInFlight: 1, compression: 0 });
+    const send = batching.send([record('a', '1')]);
+    await tick();
+    calls[0].settle(new Error('broker down'));
+    await expect(send).rejects.toThrow('broker down');
+  });
+
+  it('sends at once when the batch is full, and holds later records while maxInFlight is reached', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, { lingerMs: 1000, maxBatchRecords: 2, maxInFlight: 1, compression: 0 });
+    const first = batching.send([record('a', '1'), record('a', '2')]);
+    expect(calls).toHaveLength(1);
+    const second = batching.send([record('a', '3'), record('a', '4')]);
+    expect(calls).toHaveLength(1);
+    calls[0].settle();
+    await first;
+    await tick();
+    expect(calls).toHaveLength(2);
+    calls[1].settle();
+    await second;
+    const drained = batching.drain();
+    await expect(drained).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+import { Call, IngestedEvent, topicNames } from '@switchyard/contracts';
+import { freshNamespace, TopicReader } from '../support/kafka-test-kit';
+import { RunningIngest, startTestIngest } from '../support/ingest-harness';
+import { simpleWorkspace, WorkspaceFile } from '../support/workspace-file';
+
+export { TEST_WRITE_KEY } from '../support/workspace-file';
+
+/** A running ingest on a fresh namespace, and a reader of its events topic: what every SDK case needs. */
+export class ConformanceBench {
+  private constructor(
+    readonly ingest: RunningIngest,
+    private readonly reader: TopicReader<IngestedEvent>,
+  ) {}
+
+  static async start(label: string): Promise<ConformanceBench> {
+    const namespace = freshNamespace(label);
+    const ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path);
+    const reader = await TopicReader.start<IngestedEvent>([topicNames(namespace).events]);
+    return new ConformanceBench(ingest, reader);
+  }
+
+  /** The calls that reached Kafka for a user (as userId or, for alias, previousId), by type. */
+  async callsFor(userId: string, count: number): Promise<Record<string, Call>> {
+    const records = await this.reader.waitFor(count, (r) => r.value.call.userId === userId, 30_000);
+    return Object.fromEntries(records.map((r) => [r.value.call.type, r.value.call]));
+  }
+
+  async stop(): Promise<void> {
+    await this.reader.stop();
+    await this.ingest.close();
+  }
+}
+
+/** What every SDK case checks of the calls it sent, field by field. */
+export function expectStandardCalls(calls: Record<string, Call>, userId: string, types: string[]): void {
+  expect(Object.keys(calls).sort()).toEqual([...types].sort());
+  expect(calls.identify).toMatchObject({ userId, traits: { name: 'Ada', plan: 'pro' } });
+  expect(calls.track).toMatchObject({ userId, event: 'Order Completed', properties: { revenue: 42.5 } });
+  expect(calls.page).toMatchObject({ userId, name: 'Home', properties: { url: 'https://example.com/', title: 'Home', path: '/', referrer: 'https://ref.example/' } });
+  expect(calls.group).toMatchObject({ userId, groupId: 'g-1', traits: { name: 'Acme' } });
+  expect(calls.alias).toMatchObject({ userId, previousId: `${userId}-anon` });
+  if (types.includes('screen')) expect(calls.screen).toMatchObject({ userId, name: 'Dashboard' });
+  for (const call of Object.values(calls)) {
+    expect(call.messageId).toEqual(expect.any(String));
+    expect(call.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(call.receivedAt).toMatch(/Z$/);
+  }
+}
