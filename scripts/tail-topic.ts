@@ -1,0 +1,32 @@
+/**
+ * Prints the records of a Switchyard topic from the beginning, then follows it (Ctrl-C stops).
+ *   npm run kafka:tail -- events            # switchyard.events.ingested.v1
+ *   npm run kafka:tail -- deliveries        # or eventsDead, deliveriesDead, audiences, deletions, …
+ * KAFKA_BROKERS and TOPIC_NAMESPACE select the broker and namespace.
+ */
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { topicNames, TopicNames } from '@switchyard/contracts';
+
+const which = (process.argv[2] ?? 'events') as keyof TopicNames;
+const topics = topicNames(process.env.TOPIC_NAMESPACE ?? 'switchyard');
+const topic = typeof topics[which] === 'string' ? (topics[which] as string) : which;
+const kafka = new Kafka({ clientId: 'switchyard-tail', brokers: (process.env.KAFKA_BROKERS ?? 'localhost:9092').split(','), logLevel: logLevel.NOTHING });
+const consumer = kafka.consumer({ groupId: `switchyard-tail-${randomUUID()}` });
+
+async function main() {
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  process.stderr.write(`tailing ${topic} (Ctrl-C to stop)\n`);
+  await consumer.run({
+    eachMessage: async ({ partition, message }) => {
+      const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
+      process.stdout.write(`${JSON.stringify({ partition, offset: message.offset, key: message.key?.toString(), headers, value: JSON.parse(message.value?.toString() ?? 'null') })}\n`);
+    },
+  });
+}
+process.on('SIGINT', () => void consumer.disconnect().then(() => process.exit(0)));
+main().catch((error) => {
+  process.stderr.write(`tail failed: ${(error as Error).message}\n`);
+  process.exit(1);
+});
