@@ -90,8 +90,8 @@ type Client struct {
 	Client *http.Client
 
 	// Logger receives delivery failures (always) and debug lines (when DEBUG
-	// enables them, or Verbose is true). Default: the standard library's
-	// log package (stderr).
+	// enables them, or Verbose is true), possibly from several goroutines at
+	// once. Default: the standard library's log package (stderr).
 	Logger Logger
 
 	// Verbose turns debug logging on as DEBUG=analytics does.
@@ -112,7 +112,7 @@ type Client struct {
 	// RetryDelay is the first backoff (default 500 ms), doubled per attempt
 	// up to MaxRetryDelay (default 60 s), with jitter; a Retry-After header is
 	// honoured up to MaxRetryDelay. With the defaults a batch is given up
-	// about three minutes after its first attempt.
+	// 1.5 to 3 minutes after its first attempt. 1 turns retries off.
 	MaxAttempts   int
 	RetryDelay    time.Duration
 	MaxRetryDelay time.Duration
@@ -133,7 +133,7 @@ type Client struct {
 	closed   bool
 
 	kick     chan struct{}      // queue reached the flush size
-	flushReq chan chan struct{} // Flush asks the loop to dispatch everything
+	flushReq chan chan []*batch // Flush asks the loop to dispatch everything
 	quit     chan struct{}      // Close stops the loop
 	loopDone chan struct{}
 	sem      chan struct{} // one token per batch in flight
@@ -251,7 +251,7 @@ func (c *Client) start() {
 		}
 		c.inflight = make(map[*batch]struct{})
 		c.kick = make(chan struct{}, 1)
-		c.flushReq = make(chan chan struct{})
+		c.flushReq = make(chan chan []*batch)
 		c.quit = make(chan struct{})
 		c.loopDone = make(chan struct{})
 		c.sem = make(chan struct{}, c.cfg.concurrency)
@@ -349,18 +349,13 @@ func (c *Client) Close() error {
 }
 
 func (c *Client) flushAndWait() error {
-	reply := make(chan struct{})
+	reply := make(chan []*batch, 1)
+	var batches []*batch
 	select {
 	case c.flushReq <- reply:
-		<-reply
+		batches = <-reply
 	case <-c.loopDone:
 	}
-	c.mu.Lock()
-	batches := make([]*batch, 0, len(c.inflight))
-	for b := range c.inflight {
-		batches = append(batches, b)
-	}
-	c.mu.Unlock()
 	var errs []error
 	for _, b := range batches {
 		<-b.done
@@ -389,16 +384,23 @@ func (c *Client) loop() {
 	for {
 		select {
 		case <-c.kick:
-			if c.dispatch(false) > 0 {
+			if len(c.dispatch(false)) > 0 {
 				resetTimer()
 			}
 		case <-timer.C:
 			c.dispatch(true)
 			timer.Reset(c.cfg.flushAfter)
 		case reply := <-c.flushReq:
-			c.dispatch(true)
+			// Only this goroutine starts batches, so the batches in flight
+			// now plus those dispatched next are all that Flush must await.
+			c.mu.Lock()
+			batches := make([]*batch, 0, len(c.inflight))
+			for b := range c.inflight {
+				batches = append(batches, b)
+			}
+			c.mu.Unlock()
+			reply <- append(batches, c.dispatch(true)...)
 			resetTimer()
-			close(reply)
 		case <-c.quit:
 			return
 		}
@@ -408,15 +410,15 @@ func (c *Client) loop() {
 // dispatch hands queued messages to senders: all of them, or only full
 // batches. It works on the messages present when it starts, so a steady
 // stream of calls cannot keep the loop from Flush, Close or the timer.
-// It returns the number of batches started.
-func (c *Client) dispatch(all bool) int {
+// It returns the batches started.
+func (c *Client) dispatch(all bool) []*batch {
 	c.mu.Lock()
 	budget := len(c.pending)
 	if !all {
 		budget -= budget % c.cfg.flushSize
 	}
 	c.mu.Unlock()
-	started := 0
+	var started []*batch
 	for budget > 0 {
 		c.sem <- struct{}{} // wait for a free sender
 		c.mu.Lock()
@@ -430,7 +432,7 @@ func (c *Client) dispatch(all bool) int {
 			<-c.sem
 			break
 		}
-		started++
+		started = append(started, b)
 		c.senders.Add(1)
 		go func() {
 			defer c.senders.Done()
@@ -544,7 +546,7 @@ func (c *Client) deliver(b *batch) {
 			}
 		}
 		b.err = c.failure(b, attempt, status, answer, err)
-		c.cfg.logger.Printf("analytics: %v", b.err)
+		c.cfg.logger.Printf("%v", b.err)
 		if c.cfg.onError != nil {
 			c.cfg.onError(b.err)
 		}

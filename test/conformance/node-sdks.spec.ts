@@ -14,7 +14,7 @@ interface LegacyClient {
   flush(): Promise<unknown>;
 }
 
-const pageProperties = { url: 'https://example.com/', title: 'Home', path: '/', referrer: 'https://ref.example/' };
+const pageProperties = { url: 'https://example.com/', title: 'Home', path: '/', referrer: 'https://example.org/' };
 
 describe('real Segment Node SDKs against ingest', () => {
   let bench: ConformanceBench;

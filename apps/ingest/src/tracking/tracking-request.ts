@@ -31,19 +31,20 @@ export function parseTrackingRequest(endpoint: CallType | 'batch', body: unknown
   }
   let messages: unknown[];
   if (endpoint === 'batch') {
-    if (!Array.isArray(body.batch)) {
+    // analytics-go v2's Close() posts `"batch": null`; an empty batch writes nothing and is no error.
+    const batch = body.batch === null ? [] : body.batch;
+    if (!Array.isArray(batch)) {
       return { ok: false, status: 400, error: 'invalid_body', message: '"batch" must be an array of messages' };
     }
-    if (body.batch.length === 0) return { ok: false, status: 400, error: 'invalid_body', message: '"batch" is empty' };
-    if (body.batch.length > limits.maxBatchMessages) {
+    if (batch.length > limits.maxBatchMessages) {
       return {
         ok: false,
         status: 413,
         error: 'too_many_messages',
-        message: `"batch" holds ${body.batch.length} messages; the limit is ${limits.maxBatchMessages}`,
+        message: `"batch" holds ${batch.length} messages; the limit is ${limits.maxBatchMessages}`,
       };
     }
-    messages = body.batch;
+    messages = batch;
   } else {
     // Like Segment, the endpoint decides the type of a single call.
     messages = [{ ...body, type: endpoint }];

@@ -1,0 +1,55 @@
+import { Body, Controller, HttpCode, HttpException, Inject, Post, UseGuards } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { AudienceSyncBody, DeletionRequestBody, FieldError, validateAudienceSyncBody, validateDeletionRequestBody } from '@switchyard/contracts';
+import { WorkspaceConfigStore } from '@switchyard/config';
+import { LOGGER } from '../ingest.tokens';
+import { AdminTokenGuard } from './admin-token.guard';
+import { PersonalizationService } from './personalization.service';
+
+function badRequest(message: string, errors: FieldError[] = []): never {
+  throw new HttpException({ success: false, error: 'bad_request', message, errors }, 400);
+}
+
+/** Admin endpoints: audience and computed-trait syncs from the personalization product, and deletion requests. */
+@Controller('admin/v1')
+@UseGuards(AdminTokenGuard)
+export class PersonalizationController {
+  constructor(
+    private readonly personalization: PersonalizationService,
+    private readonly workspace: WorkspaceConfigStore,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @Post('audience-syncs')
+  @HttpCode(200)
+  async syncAudience(@Body() body: unknown) {
+    const problems = validateAudienceSyncBody(body);
+    if (problems.length > 0) badRequest('invalid audience sync', problems);
+    const sync = body as AudienceSyncBody;
+    if (!this.workspace.source(sync.computation.sourceId)) badRequest(`unknown source "${sync.computation.sourceId}"`);
+    await this.stored(() => this.personalization.acceptAudienceSync(sync));
+    return { success: true };
+  }
+
+  @Post('deletions')
+  @HttpCode(200)
+  async requestDeletion(@Body() body: unknown) {
+    const problems = validateDeletionRequestBody(body);
+    if (problems.length > 0) badRequest('invalid deletion request', problems);
+    const request = body as DeletionRequestBody;
+    const unknown = (request.sourceIds ?? []).filter((id) => !this.workspace.source(id));
+    if (unknown.length > 0) badRequest(`unknown sources: ${unknown.join(', ')}`);
+    const { requestId } = await this.stored(() => this.personalization.requestDeletion(request));
+    return { success: true, requestId };
+  }
+
+  /** A 200 means the broker has it; a Kafka failure is a 503 the caller can retry. */
+  private async stored<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      this.logger.error({ err: error }, 'Kafka did not acknowledge the admin request');
+      throw new HttpException({ success: false, error: 'unavailable', message: 'the request could not be stored; retry later' }, 503);
+    }
+  }
+}
