@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, HttpException, HttpStatus, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, HttpException, Inject, Param, Post } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CallType, isCallType } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
