@@ -9,6 +9,7 @@ const swc = ['@swc/jest', {
   module: { type: 'commonjs' },
 }];
 const moduleNameMapper = {
+  '^@switchyard/telemetry/tracing$': '<rootDir>/libs/telemetry/src/tracing',
   '^@switchyard/(contracts|kafka|config|telemetry|webhooks|analytics|service)$': '<rootDir>/libs/$1/src',
 };
 const common = { transform: { '^.+\\.ts$': swc }, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };

@@ -1,3 +1,5 @@
 export * from './topics';
 export * from './calls';
 export * from './deliveries/delivery-job';
+export * from './audiences';
+export * from './deletions';

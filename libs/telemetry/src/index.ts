@@ -2,3 +2,4 @@ export * from './logger';
 export * from './metrics';
 export * from './readiness';
 export * from './observability.module';
+export * from './kafka-trace';

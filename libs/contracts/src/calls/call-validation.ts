@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { plainToInstance } from 'class-transformer';
 import {
   IsDefined,
   IsIn,
@@ -139,6 +138,11 @@ export function validateCall(raw: unknown): FieldError[] {
   if (!cls || !Object.hasOwn(CALL_CLASS, type as string)) {
     return [{ field: 'type', reason: `type must be one of: ${CALL_TYPES.join(', ')}` }];
   }
-  const instance = plainToInstance(cls, raw, { enableImplicitConversion: false });
+  // The rules need only the class's prototype (its metadata); class-transformer's deep copy cost
+  // a tenth of ingest's CPU for nothing, since no rule here converts or nests.
+  const instance = Object.assign(Object.create(cls.prototype) as BaseCall, raw);
   return flatten(validateSync(instance, { forbidUnknownValues: false, validationError: { target: false } }));
 }
+
+/** The same flattening, for the other contracts' validators (deletions, audience syncs). */
+export { flatten as flattenValidationErrors };

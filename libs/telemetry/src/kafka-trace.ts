@@ -1,0 +1,50 @@
+import { Attributes, context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+
+const tracer = () => trace.getTracer('switchyard');
+
+/** Kafka header values as kafkajs hands them over (Buffers), readable by the W3C propagator. */
+type KafkaHeaders = Record<string, Buffer | string | (Buffer | string)[] | undefined>;
+
+const getter = {
+  keys: (carrier: KafkaHeaders) => Object.keys(carrier),
+  get: (carrier: KafkaHeaders, key: string) => {
+    const value = carrier[key];
+    const first = Array.isArray(value) ? value[0] : value;
+    return first === undefined ? undefined : first.toString();
+  },
+};
+
+/** W3C `traceparent`/`tracestate` of the active context (or of `span`), to put in a produced record's headers. */
+export function traceHeaders(span?: Span): Record<string, string> {
+  const headers: Record<string, string> = {};
+  propagation.inject(span ? trace.setSpan(context.active(), span) : context.active(), headers);
+  return headers;
+}
+
+/**
+ * Runs `work` inside a consumer span whose parent is the trace carried by the record's headers,
+ * so one event keeps one trace id from ingest to the webhook. The span ends when `work` settles.
+ */
+export async function withRecordSpan<T>(name: string, headers: KafkaHeaders | undefined, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
+  const parent = propagation.extract(context.active(), headers ?? {}, getter);
+  const span = tracer().startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent);
+  try {
+    return await context.with(trace.setSpan(parent, span), () => work(span));
+  } catch (error) {
+    span.recordException(error as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/** Runs `work` inside a producer span (child of the active context). */
+export async function withProduceSpan<T>(name: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
+  const span = tracer().startSpan(name, { kind: SpanKind.PRODUCER, attributes });
+  try {
+    return await context.with(trace.setSpan(context.active(), span), () => work(span));
+  } finally {
+    span.end();
+  }
+}
