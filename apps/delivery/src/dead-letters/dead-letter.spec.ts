@@ -1,0 +1,45 @@
+import { DELIVERY_HEADERS } from '../retry/retry-state';
+import { describeDeadRecord, matchesFilter, replayHeaders } from './dead-letter';
+
+const job = { jobId: 'm1:d1', destinationId: 'd1', sourceId: 's1', messageId: 'm1', body: { type: 'track' } };
+const headers = {
+  [DELIVERY_HEADERS.attempt]: Buffer.from('4'),
+  [DELIVERY_HEADERS.replays]: Buffer.from('1'),
+  [DELIVERY_HEADERS.firstAttemptAt]: Buffer.from('2025-01-01T00:00:00.000Z'),
+  [DELIVERY_HEADERS.lastAttemptAt]: Buffer.from('2025-01-01T04:00:00.000Z'),
+  [DELIVERY_HEADERS.lastError]: Buffer.from('HTTP 503'),
+  [DELIVERY_HEADERS.failure]: Buffer.from('window-spent'),
+  [DELIVERY_HEADERS.deadAt]: Buffer.from('2025-01-01T04:00:00.000Z'),
+  traceparent: Buffer.from('00-aa-bb-01'),
+};
+
+describe('dead letters', () => {
+  const letter = describeDeadRecord(2, '17', Buffer.from(JSON.stringify(job)), headers);
+
+  it('shows the job, the reason, the attempts and the times', () => {
+    expect(letter).toEqual({
+      id: '2:17', jobId: 'm1:d1', destinationId: 'd1', sourceId: 's1', messageId: 'm1', failure: 'window-spent', reason: 'HTTP 503',
+      attempts: 4, replays: 1, firstAttemptAt: '2025-01-01T00:00:00.000Z', lastAttemptAt: '2025-01-01T04:00:00.000Z', deadAt: '2025-01-01T04:00:00.000Z',
+    });
+  });
+
+  it('describes an unreadable record without failing', () => {
+    expect(describeDeadRecord(0, '1', Buffer.from('nope'), undefined)).toMatchObject({ id: '0:1', destinationId: undefined, failure: 'unknown' });
+  });
+
+  it('filters by id, destination and a half-open time range', () => {
+    const at = Date.parse('2025-01-01T04:00:00.000Z');
+    expect(matchesFilter(letter, {})).toBe(true);
+    expect(matchesFilter(letter, { id: '2:17' })).toBe(true);
+    expect(matchesFilter(letter, { id: '2:18' })).toBe(false);
+    expect(matchesFilter(letter, { destinationId: 'd2' })).toBe(false);
+    expect(matchesFilter(letter, { from: at, to: at + 1 })).toBe(true);
+    expect(matchesFilter(letter, { to: at })).toBe(false);
+    expect(matchesFilter(letter, { from: at + 1 })).toBe(false);
+  });
+
+  it('replays as a fresh job that keeps its trace and counts the replay', () => {
+    const replayed = replayHeaders({ letter, key: null, value: null, headers });
+    expect(replayed).toEqual({ traceparent: '00-aa-bb-01', [DELIVERY_HEADERS.attempt]: '0', [DELIVERY_HEADERS.replays]: '2' });
+  });
+});

@@ -1,0 +1,74 @@
+import { DeliveryJob } from '@switchyard/contracts';
+import { decodeJson, headerString } from '@switchyard/kafka';
+import { DELIVERY_HEADERS, KafkaHeaders, readRetryState, writeRetryState } from '../retry/retry-state';
+
+/** One record of the dead-letter topic as the API shows it. `id` is `<partition>:<offset>`. */
+export interface DeadLetter {
+  id: string;
+  jobId?: string;
+  destinationId?: string;
+  sourceId?: string;
+  messageId?: string;
+  failure: string;
+  reason: string;
+  attempts: number;
+  replays: number;
+  firstAttemptAt?: string;
+  lastAttemptAt?: string;
+  deadAt?: string;
+}
+
+/** A dead letter and the raw record it came from (needed to replay it byte for byte). */
+export interface DeadRecord {
+  letter: DeadLetter;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: KafkaHeaders;
+}
+
+export interface DeadLetterFilter {
+  id?: string;
+  destinationId?: string;
+  /** Dead-lettered at or after (epoch ms). */
+  from?: number;
+  /** Dead-lettered before (epoch ms). */
+  to?: number;
+}
+
+export function describeDeadRecord(partition: number, offset: string, value: Buffer | null, headers: KafkaHeaders): DeadLetter {
+  const state = readRetryState(headers);
+  const decoded = decodeJson<Partial<DeliveryJob>>(value);
+  const job = decoded.ok && typeof decoded.value === 'object' && decoded.value !== null ? decoded.value : {};
+  const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+  return {
+    id: `${partition}:${offset}`,
+    jobId: job.jobId,
+    destinationId: job.destinationId,
+    sourceId: job.sourceId,
+    messageId: job.messageId,
+    failure: headerString(headers, DELIVERY_HEADERS.failure) ?? 'unknown',
+    reason: state.lastError ?? 'unknown',
+    attempts: state.attempt,
+    replays: state.replays,
+    firstAttemptAt: iso(state.firstAttemptAt),
+    lastAttemptAt: iso(state.lastAttemptAt),
+    deadAt: headerString(headers, DELIVERY_HEADERS.deadAt),
+  };
+}
+
+export function matchesFilter(letter: DeadLetter, filter: DeadLetterFilter): boolean {
+  if (filter.id !== undefined && letter.id !== filter.id) return false;
+  if (filter.destinationId !== undefined && letter.destinationId !== filter.destinationId) return false;
+  const deadAt = letter.deadAt ? Date.parse(letter.deadAt) : NaN;
+  if (filter.from !== undefined && !(deadAt >= filter.from)) return false;
+  if (filter.to !== undefined && !(deadAt < filter.to)) return false;
+  return true;
+}
+
+/**
+ * Headers of a replayed job: a fresh start (no attempts, a new retry window) that keeps the
+ * trace context and counts the replay, so a job that dies again shows how often it was replayed.
+ */
+export function replayHeaders(record: DeadRecord): Record<string, string> {
+  return writeRetryState({ attempt: 0, replays: record.letter.replays + 1 }, record.headers);
+}

@@ -1,0 +1,36 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { WorkspaceConfigStore } from '@switchyard/config';
+import { ObservabilityModule, Readiness } from '@switchyard/telemetry';
+import { AdminTokenGuard } from './dead-letters/admin-token.guard';
+import { DeadLetterController } from './dead-letters/dead-letter.controller';
+import { DeadLetterStore } from './dead-letters/dead-letter-store';
+import { DeliveryRuntime } from './delivery-runtime';
+import { DeliverySettings } from './delivery-settings';
+import { LOGGER } from './delivery.tokens';
+
+@Module({})
+export class DeliveryModule {
+  static forRoot(settings: DeliverySettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
+    return {
+      module: DeliveryModule,
+      imports: [ObservabilityModule],
+      controllers: [DeadLetterController],
+      providers: [
+        { provide: DeliverySettings, useValue: settings },
+        { provide: LOGGER, useValue: logger },
+        {
+          provide: WorkspaceConfigStore,
+          useFactory: (readiness: Readiness) => {
+            readiness.register('workspaceConfig', () => workspace.config.destinations.length >= 0);
+            return workspace;
+          },
+          inject: [Readiness],
+        },
+        DeliveryRuntime,
+        { provide: DeadLetterStore, useFactory: (runtime: DeliveryRuntime) => runtime.deadLetters, inject: [DeliveryRuntime] },
+        AdminTokenGuard,
+      ],
+    };
+  }
+}

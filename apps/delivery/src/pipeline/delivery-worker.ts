@@ -1,0 +1,108 @@
+import type { Logger } from 'pino';
+import type { Destination } from '@switchyard/config';
+import { TopicNames } from '@switchyard/contracts';
+import type { OutgoingRecord } from '@switchyard/kafka';
+import { Clock } from '../http/clock';
+import { WebhookHttpClient } from '../http/webhook-http-client';
+import { CircuitBreakers } from '../isolation/circuit-breaker';
+import { DestinationLimiter } from '../isolation/destination-limiter';
+import { DeliveryMetrics } from '../delivery-metrics';
+import { decideNext, NextStep, RetryPolicy } from './decide-next';
+import { AttemptResult, makeAttempt, redact } from './make-attempt';
+import { prepareDispatch } from './prepare-dispatch';
+import { readDeliveryRecord } from './read-record';
+import { IncomingRecord, outputRecord } from './route-step';
+
+export interface DeliveryWorkerDeps {
+  topics: TopicNames;
+  destination: (id: string) => Destination | undefined;
+  client: WebhookHttpClient;
+  breakers: CircuitBreakers;
+  limiter: DestinationLimiter;
+  clock: Clock;
+  random: () => number;
+  /** Resolves once the broker acknowledged the records (acks = all). */
+  produce: (records: OutgoingRecord[]) => Promise<void>;
+  policy: RetryPolicy;
+  userAgentToken: string;
+  requestTimeoutMs: number;
+  logger: Logger;
+  metrics: DeliveryMetrics;
+}
+
+/** How long to wait before producing again when the broker refuses a record (kafkajs has already retried). */
+const PRODUCE_RETRY_MS = 1000;
+
+/**
+ * Runs one record through the pipeline: read → prepare → attempt → decide → route. The promise
+ * settles only when the job's outcome is durable (delivered, or its retry / dead-letter record
+ * acknowledged by the broker), so the caller may then commit past it. It rejects only when
+ * `stop()` is called while the outcome is not durable yet; the job is then re-delivered later.
+ */
+export class DeliveryWorker {
+  private stopped = false;
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {}
+
+  async process(record: IncomingRecord): Promise<NextStep> {
+    const step = await this.attempt(record);
+    const output = outputRecord(step, record, this.deps.topics, this.deps.clock.now());
+    if (output) await this.produceUntilAcknowledged(output);
+    this.observe(step, record);
+    return step;
+  }
+
+  /** Makes pending produce retries give up; in-flight HTTP requests still finish. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async attempt(record: IncomingRecord): Promise<NextStep> {
+    const { deps } = this;
+    const read = readDeliveryRecord(record.value, record.headers);
+    if (!read.ok) return { kind: 'dead', failure: 'unreadable', state: { ...read.state, lastError: read.reason } };
+    const prepared = prepareDispatch(read.job, deps.destination(read.job.destinationId), deps.userAgentToken);
+    if (prepared.kind === 'undeliverable') return { kind: 'dead', failure: 'undeliverable', state: { ...read.state, lastError: prepared.reason } };
+    const result = await deps.limiter.run(prepared.plan.destinationId, () =>
+      makeAttempt(prepared.plan, {
+        client: deps.client,
+        breakers: deps.breakers,
+        clock: deps.clock,
+        timeoutMs: deps.requestTimeoutMs,
+        onRequest: (seconds, outcome) => deps.metrics.requestSeconds.observe({ result: outcome }, seconds),
+      }),
+    );
+    this.logFailures(read.job.jobId, read.state.attempt + 1, result);
+    return decideNext(read.state, result, deps.clock.now(), deps.policy, deps.random);
+  }
+
+  private async produceUntilAcknowledged(output: OutgoingRecord): Promise<void> {
+    for (;;) {
+      try {
+        return await this.deps.produce([output]);
+      } catch (error) {
+        if (this.stopped) throw error;
+        this.deps.logger.error({ topic: output.topic, reason: (error as Error).message }, 'could not write a delivery record; trying again');
+        await new Promise<void>((resolve) => this.deps.clock.schedule(PRODUCE_RETRY_MS, resolve));
+      }
+    }
+  }
+
+  private logFailures(jobId: string, attempt: number, result: AttemptResult): void {
+    for (const failure of result.failures) {
+      const fields = { jobId, attempt, url: redact(failure.url), reason: failure.reason };
+      if (failure.errorKind === 'timeout') this.deps.logger.warn(fields, 'webhook request timed out');
+      else this.deps.logger.info(fields, 'webhook request failed');
+    }
+  }
+
+  private observe(step: NextStep, record: IncomingRecord): void {
+    const { metrics, logger } = this.deps;
+    metrics.deliveries.inc({ outcome: step.kind });
+    if (step.kind === 'retry') metrics.retries.inc({ tier: String(step.tier) });
+    if (step.kind === 'dead') {
+      metrics.deadLetters.inc({ failure: step.failure });
+      logger.warn({ topic: record.topic, offset: record.offset, failure: step.failure, attempts: step.state.attempt, reason: step.state.lastError }, 'job dead-lettered');
+    }
+  }
+}

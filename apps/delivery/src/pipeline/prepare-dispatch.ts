@@ -1,0 +1,38 @@
+import { DeliveryJob } from '@switchyard/contracts';
+import type { Destination } from '@switchyard/config';
+import { SIGNATURE_HEADER, signBody } from '@switchyard/webhooks';
+
+/** Everything needed to send one job: the exact body bytes and, per URL in configured order, its headers. */
+export interface DispatchPlan {
+  destinationId: string;
+  body: Buffer;
+  targets: Array<{ url: string; headers: Record<string, string> }>;
+}
+
+export type Prepared = { kind: 'ready'; plan: DispatchPlan } | { kind: 'undeliverable'; reason: string };
+
+/**
+ * Stage 2: look the destination up now (not when the job was made), so a corrected URL or
+ * secret applies to jobs already waiting for a retry. The body is serialised once and those
+ * bytes are both signed and sent.
+ */
+export function prepareDispatch(job: DeliveryJob, destination: Destination | undefined, userAgentToken: string): Prepared {
+  if (!destination) return { kind: 'undeliverable', reason: `destination ${job.destinationId} is not in the workspace configuration` };
+  if (!destination.enabled) return { kind: 'undeliverable', reason: `destination ${job.destinationId} is disabled` };
+  const body = Buffer.from(JSON.stringify(job.body), 'utf8');
+  const { sharedSecret, webhooks } = destination.settings;
+  const common: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': `${userAgentToken}/1.0`,
+    ...(sharedSecret ? { [SIGNATURE_HEADER.toLowerCase()]: signBody(sharedSecret, body) } : {}),
+  };
+  return {
+    kind: 'ready',
+    plan: {
+      destinationId: destination.id,
+      body,
+      // Static headers first: configuration validation already refuses names that would replace ours.
+      targets: webhooks.map((w) => ({ url: w.url, headers: { ...(w.headers ?? {}), ...common } })),
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { topicNames } from '@switchyard/contracts';
+import { freshNamespace, testKafka } from '../../../test/support/kafka-test-kit';
+import { deliveryEnv, job, JobProducer, Receiver, writeWorkspace } from './delivery-harness';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+/** Runs delivery as its own process (as in production) and resolves once it consumes. */
+function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/delivery/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('"msg":"delivery consuming"')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`delivery exited with ${code} before consuming`)));
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', resolve));
+}
+
+describe('delivery process crashes and restarts', () => {
+  const cleanups: Array<() => Promise<unknown> | unknown> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('delivers every job after a SIGKILL mid-flight (at-least-once, nothing lost)', async () => {
+    const jobs = Array.from({ length: 40 }, (_, i) => job('dest-a', i));
+    // Slow answers keep many requests in flight when the process dies.
+    const hook = await Receiver.start(() => ({ status: 200, afterMs: 150 }));
+    cleanups.push(() => hook.close());
+    const workspace = writeWorkspace([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
+    cleanups.push(workspace.remove);
+    const namespace = freshNamespace('crash');
+    const env = deliveryEnv(namespace, workspace.path, { DELIVERY_REQUEST_TIMEOUT_MS: '2000', DELIVERY_RETRY_WINDOW_MS: '60000', DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION: '8' });
+
+    const first = await spawnDelivery(env);
+    cleanups.push(() => first.kill('SIGKILL'));
+    const producer = await JobProducer.connect(namespace);
+    cleanups.push(() => producer.close());
+    await producer.send(...jobs);
+    await hook.waitForRequests(10);
+    first.kill('SIGKILL');
+    await exited(first);
+    const seenBeforeRestart = new Set(hook.requests.map((r) => JSON.parse(r.rawBody.toString()).messageId));
+    expect(seenBeforeRestart.size).toBeLessThan(jobs.length);
+
+    const second = await spawnDelivery(env);
+    cleanups.push(async () => {
+      second.kill('SIGTERM');
+      await exited(second);
+    });
+    const delivered = () => new Set(hook.requests.map((r) => JSON.parse(r.rawBody.toString()).messageId as string));
+    while (delivered().size < jobs.length) await hook.waitForRequests(hook.requests.length + 1, 30_000);
+    expect([...delivered()].sort()).toEqual(jobs.map((j) => j.messageId).sort());
+  });
+
+  it('on SIGTERM finishes in-flight requests, commits past them and exits', async () => {
+    const hook = await Receiver.start(() => ({ status: 200, afterMs: 300 }));
+    cleanups.push(() => hook.close());
+    const workspace = writeWorkspace([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
+    cleanups.push(workspace.remove);
+    const namespace = freshNamespace('term');
+    const env = deliveryEnv(namespace, workspace.path, { DELIVERY_REQUEST_TIMEOUT_MS: '2000', DELIVERY_RETRY_WINDOW_MS: '60000', DELIVERY_SHUTDOWN_GRACE_MS: '5000' });
+    const jobs = Array.from({ length: 5 }, (_, i) => job('dest-a', i));
+
+    const service = await spawnDelivery(env);
+    cleanups.push(() => service.kill('SIGKILL'));
+    const producer = await JobProducer.connect(namespace);
+    cleanups.push(() => producer.close());
+    await producer.send(...jobs);
+    // Every request has arrived and none is answered yet (300 ms): SIGTERM lands mid-flight.
+    await hook.waitForRequests(jobs.length);
+    service.kill('SIGTERM');
+    await exited(service);
+
+    const admin = testKafka().admin();
+    await admin.connect();
+    cleanups.push(() => admin.disconnect());
+    const topic = topicNames(namespace).deliveries;
+    const ends = await admin.fetchTopicOffsets(topic);
+    const [committed] = await admin.fetchOffsets({ groupId: `${namespace}.delivery`, topics: [topic] });
+    expect(committed.partitions.map((p) => [p.partition, p.offset]).sort()).toEqual(ends.map((p) => [p.partition, p.high]).sort());
+    expect(hook.requests).toHaveLength(jobs.length);
+  });
+});

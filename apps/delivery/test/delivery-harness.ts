@@ -1,0 +1,177 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Producer } from 'kafkajs';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DeliveryJob, deliveryJobId, topicNames } from '@switchyard/contracts';
+import { listeningPort } from '@switchyard/service';
+import { createLogger } from '@switchyard/telemetry';
+import { testBrokers, testKafka } from '../../../test/support/kafka-test-kit';
+import { deliverySettingsFromEnv } from '../src/delivery-settings';
+import { startDelivery } from '../src/delivery.app';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  rawBody: Buffer;
+}
+
+/** What a receiver does with a request: answer a status, or (`'hang'`) never answer. */
+export type ReceiverAnswer = number | 'hang' | { status: number; afterMs: number };
+
+/** A real webhook endpoint on 127.0.0.1:0 that records what it got and answers from `answer`. */
+export class Receiver {
+  readonly requests: ReceivedRequest[] = [];
+  private readonly waiters = new Set<() => void>();
+  private readonly hanging = new Set<ServerResponse>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    public answer: (request: ReceivedRequest, index: number) => ReceiverAnswer,
+  ) {}
+
+  static async start(answer: Receiver['answer'] = () => 200, tls?: { key: string; cert: string }): Promise<Receiver> {
+    const server = tls ? createHttpsServer(tls) : createHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const receiver = new Receiver(server, `${tls ? 'https' : 'http'}://127.0.0.1:${port}/hook`, answer);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => receiver.handle(req, res));
+    return receiver;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks) };
+      this.requests.push(request);
+      const answer = this.answer(request, this.requests.length - 1);
+      this.waiters.forEach((wake) => wake());
+      if (answer === 'hang') {
+        this.hanging.add(res);
+        return;
+      }
+      const { status, afterMs } = typeof answer === 'number' ? { status: answer, afterMs: 0 } : answer;
+      const send = () => res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      if (afterMs > 0) setTimeout(send, afterMs);
+      else send();
+    });
+  }
+
+  /** Resolves once the receiver has seen `count` requests. */
+  async waitForRequests(count: number, timeoutMs = 20_000): Promise<ReceivedRequest[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.requests.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`receiver expected ${count} requests, saw ${this.requests.length}`);
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.waiters.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, left);
+        this.waiters.add(wake);
+      });
+    }
+    return this.requests;
+  }
+
+  async close(): Promise<void> {
+    this.hanging.forEach((res) => res.destroy());
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** A self-signed certificate for 127.0.0.1, made with openssl for this test run. */
+export function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'switchyard-tls-'));
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface WebhookDestination {
+  id: string;
+  sharedSecret?: string;
+  webhooks: Array<{ url: string; headers?: Record<string, string> }>;
+}
+
+/** A workspace configuration file in a fresh temp dir: one source, the given destinations. */
+export function writeWorkspace(destinations: WebhookDestination[]): { path: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'switchyard-delivery-'));
+  const path = join(dir, 'workspace.json');
+  writeFileSync(path, JSON.stringify({
+    sources: [{ id: 'src-1', name: 'Test source', writeKey: 'write-key-0001' }],
+    destinations: destinations.map((d) => ({
+      id: d.id, type: 'Webhooks', enabled: true, sources: ['src-1'],
+      settings: { webhooks: d.webhooks, ...(d.sharedSecret ? { sharedSecret: d.sharedSecret } : {}) },
+    })),
+  }));
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Environment for a delivery service on a fresh namespace with a compressed retry schedule. */
+export function deliveryEnv(namespace: string, workspacePath: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    KAFKA_BROKERS: testBrokers(),
+    TOPIC_NAMESPACE: namespace,
+    TOPIC_PARTITIONS: '2',
+    WORKSPACE_CONFIG: workspacePath,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DELIVERY_RETRY_SCHEDULE_MS: '50,100',
+    DELIVERY_RETRY_WINDOW_MS: '1000',
+    DELIVERY_REQUEST_TIMEOUT_MS: '300',
+    DELIVERY_COMMIT_INTERVAL_MS: '50',
+    DELIVERY_SHUTDOWN_GRACE_MS: '2000',
+    ...extra,
+  };
+}
+
+export async function startDeliveryIn(env: NodeJS.ProcessEnv): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
+  const app = await startDelivery(deliverySettingsFromEnv(env), createLogger('delivery', env.LOG_LEVEL ?? 'silent'));
+  return { app, baseUrl: `http://127.0.0.1:${listeningPort(app)}` };
+}
+
+export function job(destinationId: string, n = 1, body: Record<string, unknown> = {}): DeliveryJob {
+  const messageId = `msg-${n}-${Math.random().toString(36).slice(2, 8)}`;
+  return {
+    jobId: deliveryJobId(messageId, destinationId),
+    destinationId,
+    sourceId: 'src-1',
+    messageId,
+    body: { version: 1, type: 'track', event: 'Order Completed', userId: `user-${n}`, messageId, timestamp: '2025-01-01T00:00:00.000Z', properties: { total: 42, note: 'Zoë' }, ...body },
+  };
+}
+
+/** Writes jobs to the deliveries topic of `namespace`, as the router does. */
+export class JobProducer {
+  private constructor(private readonly producer: Producer, private readonly topic: string) {}
+
+  static async connect(namespace: string): Promise<JobProducer> {
+    const producer = testKafka().producer({ allowAutoTopicCreation: false });
+    await producer.connect();
+    return new JobProducer(producer, topicNames(namespace).deliveries);
+  }
+
+  async send(...jobs: DeliveryJob[]): Promise<void> {
+    await this.producer.send({ topic: this.topic, acks: -1, messages: jobs.map((j) => ({ key: `${j.destinationId}:${j.sourceId}:${String(j.body.userId)}`, value: JSON.stringify(j) })) });
+  }
+
+  close(): Promise<void> {
+    return this.producer.disconnect();
+  }
+}
