@@ -2,15 +2,15 @@ import { Attributes, context, propagation, Span, SpanKind, SpanStatusCode, trace
 
 const tracer = () => trace.getTracer('switchyard');
 
-/** Kafka header values as kafkajs hands them over (Buffers), readable by the W3C propagator. */
-type KafkaHeaders = Record<string, Buffer | string | (Buffer | string)[] | undefined>;
+/** Kafka headers as kafkajs hands them over (Buffers, or arrays of them), readable by the W3C propagator. */
+type KafkaHeaders = Record<string, unknown>;
 
 const getter = {
   keys: (carrier: KafkaHeaders) => Object.keys(carrier),
   get: (carrier: KafkaHeaders, key: string) => {
     const value = carrier[key];
-    const first = Array.isArray(value) ? value[0] : value;
-    return first === undefined ? undefined : first.toString();
+    const first: unknown = Array.isArray(value) ? value[0] : value;
+    return first === undefined || first === null ? undefined : String(first);
   },
 };
 
@@ -47,4 +47,9 @@ export async function withProduceSpan<T>(name: string, attributes: Attributes, w
   } finally {
     span.end();
   }
+}
+
+/** Adds attributes to the span of the work in progress (no-op when tracing is off). */
+export function annotateActiveSpan(attributes: Attributes): void {
+  trace.getActiveSpan()?.setAttributes(attributes);
 }

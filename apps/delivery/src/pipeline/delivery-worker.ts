@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Destination } from '@switchyard/config';
 import { TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
+import { annotateActiveSpan, withRecordSpan } from '@switchyard/telemetry';
 import { Clock } from '../http/clock';
 import { WebhookHttpClient } from '../http/webhook-http-client';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
@@ -45,11 +46,16 @@ export class DeliveryWorker {
   constructor(private readonly deps: DeliveryWorkerDeps) {}
 
   async process(record: IncomingRecord): Promise<NextStep> {
-    const step = await this.attempt(record);
-    const output = outputRecord(step, record, this.deps.topics, this.deps.clock.now());
-    if (output) await this.produceUntilAcknowledged(output);
-    this.observe(step, record);
-    return step;
+    // The job's span joins the event's trace (traceparent travels with the job through retries);
+    // the webhook request undici makes inside it is its child and carries it to the receiver.
+    return withRecordSpan('delivery process', record.headers, { 'messaging.destination.name': record.topic }, async () => {
+      const step = await this.attempt(record);
+      const output = outputRecord(step, record, this.deps.topics, this.deps.clock.now());
+      if (output) await this.produceUntilAcknowledged(output);
+      this.observe(step, record);
+      annotateActiveSpan({ 'switchyard.outcome': step.kind });
+      return step;
+    });
   }
 
   /** Makes pending produce retries give up; in-flight HTTP requests still finish. */
@@ -61,6 +67,12 @@ export class DeliveryWorker {
     const { deps } = this;
     const read = readDeliveryRecord(record.value, record.headers);
     if (!read.ok) return { kind: 'dead', failure: 'unreadable', state: { ...read.state, lastError: read.reason } };
+    annotateActiveSpan({
+      'switchyard.message_id': read.job.messageId,
+      'switchyard.source_id': read.job.sourceId,
+      'switchyard.destination_id': read.job.destinationId,
+      'switchyard.attempt': read.state.attempt + 1,
+    });
     const prepared = prepareDispatch(read.job, deps.destination(read.job.destinationId), deps.userAgentToken);
     if (prepared.kind === 'undeliverable') return { kind: 'dead', failure: 'undeliverable', state: { ...read.state, lastError: prepared.reason } };
     const result = await deps.limiter.run(prepared.plan.destinationId, () =>
@@ -73,6 +85,7 @@ export class DeliveryWorker {
       }),
     );
     this.logFailures(read.job.jobId, read.state.attempt + 1, result);
+    if (result.verdict === 'delivered') annotateActiveSpan({ 'http.response.status_code': result.status });
     return decideNext(read.state, result, deps.clock.now(), deps.policy, deps.random);
   }
 

@@ -1,0 +1,77 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+
+/**
+ * A service run as its own Node process from source (swc on the fly), as in production: needed
+ * where jest's module sandbox would defeat the thing under test (OpenTelemetry's instrumentation,
+ * SIGTERM and SIGKILL).
+ */
+export class ServiceProcess {
+  private output = '';
+
+  private constructor(
+    readonly name: string,
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
+  }
+
+  static async start(name: 'ingest' | 'router' | 'delivery', port: number, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps', name, 'src', 'main.ts')], {
+      cwd: root,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', KAFKAJS_NO_PARTITIONER_WARNING: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const service = new ServiceProcess(name, child, port);
+    await service.ready();
+    return service;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Last lines the process printed: for failure messages. */
+  tail(lines = 30): string {
+    return this.output.split('\n').slice(-lines).join('\n');
+  }
+
+  async ready(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (this.child.exitCode !== null) throw new Error(`${this.name} exited with ${this.child.exitCode}:\n${this.tail()}`);
+      try {
+        if ((await fetch(`${this.url}/health/ready`)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.tail()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Sends a signal and resolves with the exit code (or signal name) once the process is gone. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode ?? this.child.signalCode ?? '';
+    const exited = new Promise<number | string>((resolve) => this.child.once('exit', (code, sig) => resolve(code ?? sig ?? '')));
+    this.child.kill(signal);
+    return exited;
+  }
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
