@@ -1,25 +1,15 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ConformanceBench, expectStandardCalls, TEST_WRITE_KEY } from './conformance-kit';
+import { runProgram } from './sdk-programs';
 
-const run = promisify(execFile);
 const root = join(__dirname, '..', '..');
 
 /** Runs one Go program (compiled by `go run`, modules from the Go module proxy) against ingest. */
-async function runGoProgram(dir: string, pkg: string, endpoint: string, prefix: string): Promise<string> {
-  try {
-    const { stdout } = await run('go', ['run', pkg, '-endpoint', endpoint, '-write-key', TEST_WRITE_KEY, '-user-prefix', prefix], {
-      cwd: join(root, dir),
-      timeout: 240_000,
-      env: { ...process.env, GOFLAGS: '-mod=readonly' },
-    });
-    return stdout;
-  } catch (error) {
-    const e = error as { code?: string; stderr?: string; message: string };
-    if (e.code === 'ENOENT') throw new Error('the Go toolchain (go) is not installed: the Go conformance cases cannot run');
-    throw new Error(`${dir} failed: ${e.message}\n${e.stderr ?? ''}`);
-  }
+function runGoProgram(dir: string, pkg: string, endpoint: string, prefix: string): Promise<string> {
+  return runProgram('go', ['run', pkg, '-endpoint', endpoint, '-write-key', TEST_WRITE_KEY, '-user-prefix', prefix], {
+    toolchain: 'The Go toolchain (go)',
+    cwd: join(root, dir),
+  });
 }
 
 const ALL = ['identify', 'track', 'page', 'screen', 'group', 'alias'];
