@@ -18,10 +18,7 @@ export interface HttpServiceOptions {
   configure?: (app: NestFastifyApplication) => void | Promise<void>;
 }
 
-/**
- * Starts a Nest application on Fastify with the shared error filter, pino logging and
- * shutdown hooks (SIGTERM and SIGINT close modules in order, so consumers stop and commit).
- */
+/** Starts a Nest application on Fastify with the shared error filter, pino logging and a clean SIGTERM exit. */
 export async function startHttpService(options: HttpServiceOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ logger: false, ...options.fastify });
   const app = await NestFactory.create<NestFastifyApplication>(options.module as Type<unknown>, adapter, {
@@ -31,10 +28,33 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Nes
     bodyParser: false,
   });
   app.useGlobalFilters(new HttpErrorFilter(options.logger, options.errorMessages));
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
   await options.configure?.(app);
   await app.listen(options.port, options.host);
+  exitCleanlyOn(['SIGTERM', 'SIGINT'], app, options.logger);
   return app;
+}
+
+/**
+ * SIGTERM/SIGINT close the app (modules' shutdown hooks run in order, so consumers stop fetching,
+ * finish in-flight work and commit) and then exit 0. Nest's own shutdown hooks would re-raise the
+ * signal and exit 143, which Kubernetes and compose report as a failure.
+ */
+function exitCleanlyOn(signals: NodeJS.Signals[], app: INestApplication, logger: Logger): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of signals) process.once(signal, onSignal);
+  app.getHttpServer().once('close', () => signals.forEach((s) => process.removeListener(s, onSignal)));
 }
 
 /** The port the app actually listens on (tests bind port 0). */

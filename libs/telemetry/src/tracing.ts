@@ -1,7 +1,4 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 let sdk: NodeSDK | undefined;
 
@@ -14,8 +11,8 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 /**
  * Starts the OpenTelemetry SDK (OTLP over HTTP, configured by the standard `OTEL_*` variables).
  * Must run before Nest, Fastify, kafkajs and undici are loaded, so each service's main.ts
- * imports its `instrument.ts` first. Without an endpoint it does nothing: no exporter retrying
- * against a collector that is not there.
+ * imports its `instrument.ts` first. Without an endpoint it does nothing, and the SDK is not
+ * even loaded (it costs tens of MB of memory).
  *
  * Kafka hops are traced by hand (see kafka-trace.ts) rather than by the kafkajs
  * instrumentation: ingest batches the records of many requests into one produce call, and an
@@ -23,6 +20,12 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export function startTracing(serviceName: string): void {
   if (sdk || !tracingEnabled()) return;
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on */
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? `switchyard-${serviceName}`,
     traceExporter: new OTLPTraceExporter(),
@@ -34,8 +37,9 @@ export function startTracing(serviceName: string): void {
   sdk.start();
 }
 
-/** Sends buffered spans; services call it last in their shutdown. */
+/** Sends buffered spans. A collector that is down must not fail the shutdown, so errors are swallowed. */
 export async function stopTracing(): Promise<void> {
-  await sdk?.shutdown();
+  const running = sdk;
   sdk = undefined;
+  await running?.shutdown().catch(() => undefined);
 }
