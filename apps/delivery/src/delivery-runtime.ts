@@ -78,6 +78,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
         maxInFlightPerPartition: settings.maxInFlightPerPartition,
         commitIntervalMs: settings.commitIntervalMs,
         shutdownGraceMs: settings.shutdownGraceMs,
+        sessionTimeoutMs: settings.kafkaSessionTimeoutMs,
       },
       systemClock,
       logger,

@@ -10,7 +10,8 @@ const ROOT = join(__dirname, '..', '..', '..');
 function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/delivery/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    // A short session timeout: the restarted instance gets the killed one's partitions in seconds.
+    env: { ...process.env, KAFKA_SESSION_TIMEOUT_MS: '6000', ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

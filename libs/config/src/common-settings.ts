@@ -11,6 +11,13 @@ export class CommonSettings {
   @IsString() @Matches(/^[a-zA-Z0-9._-]{1,100}$/, { message: 'topicNamespace (TOPIC_NAMESPACE) may hold letters, digits, dot, dash and underscore' })
   topicNamespace!: string;
 
+  /**
+   * How long the group waits for a silent consumer before giving its partitions to another. A
+   * crashed instance's partitions stay idle this long; the broker allows 6 s at least.
+   */
+  @Type(() => Number) @IsInt() @Min(6000) @Max(300_000)
+  kafkaSessionTimeoutMs!: number;
+
   /** Partitions for topics this service creates; existing topics keep theirs. */
   @Type(() => Number) @IsInt() @Min(1) @Max(1000)
   topicPartitions!: number;
@@ -32,6 +39,7 @@ export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: numbe
   return {
     kafkaBrokers: envString(env, 'KAFKA_BROKERS', 'localhost:9092'),
     topicNamespace: envString(env, 'TOPIC_NAMESPACE', 'switchyard'),
+    kafkaSessionTimeoutMs: envNumber(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000),
     topicPartitions: envNumber(env, 'TOPIC_PARTITIONS', 6),
     workspaceConfigPath: envString(env, 'WORKSPACE_CONFIG', ''),
     port: envNumber(env, 'PORT', defaultPort),

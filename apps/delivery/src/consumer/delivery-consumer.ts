@@ -14,6 +14,7 @@ export interface DeliveryConsumerOptions {
   maxInFlightPerPartition: number;
   commitIntervalMs: number;
   shutdownGraceMs: number;
+  sessionTimeoutMs: number;
 }
 
 /**
@@ -47,7 +48,13 @@ export class DeliveryConsumer {
     private readonly metrics: DeliveryMetrics,
   ) {
     // maxWaitTimeInMs bounds how long a fetch idles on an empty partition: it is added to the latency of a quiet topic.
-    this.consumer = kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      maxWaitTimeInMs: 100,
+      allowAutoTopicCreation: false,
+      sessionTimeout: options.sessionTimeoutMs,
+      heartbeatInterval: Math.floor(options.sessionTimeoutMs / 10),
+    });
     // A new generation re-reads from the committed offsets: what was in flight comes again (at-least-once).
     this.consumer.on(this.consumer.events.GROUP_JOIN, () => this.resetAfterRebalance());
   }
