@@ -1,0 +1,39 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Batch, KafkaMessage } from 'kafkajs';
+import type { Logger } from 'pino';
+import { DeletionRequested, TopicNames, validateDeletionRequested } from '@switchyard/contracts';
+import { WorkspaceConfigStore } from '@switchyard/config';
+import { decodeJson } from '@switchyard/kafka';
+import { BatchHandler, HandledBatch } from '../pipeline/batch-handler';
+import { deadLetter } from '../pipeline/dead-letter';
+import { OutputRecord } from '../pipeline/output-record';
+import { deliveryRecords } from '../routing/delivery-records';
+import { LOGGER, TOPICS } from '../router.tokens';
+import { deleteNotifications } from './deletion-fan-out';
+
+/** Deletions topic → delete notifications as delivery jobs; unreadable requests → dead letters. */
+@Injectable()
+export class DeletionHandler implements BatchHandler {
+  constructor(
+    private readonly workspace: WorkspaceConfigStore,
+    @Inject(TOPICS) private readonly topics: TopicNames,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async handle(batch: Batch): Promise<HandledBatch> {
+    return { outputs: batch.messages.flatMap((message) => this.fanOut(batch, message)), changelog: [] };
+  }
+
+  private fanOut(batch: Batch, message: KafkaMessage): OutputRecord[] {
+    const decoded = decodeJson<DeletionRequested>(message.value);
+    const problems = decoded.ok ? validateDeletionRequested(decoded.value) : [];
+    if (!decoded.ok || problems.length > 0) {
+      const reason = decoded.ok ? `invalid deletion request: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}` : decoded.reason;
+      this.logger.warn({ topic: batch.topic, offset: message.offset, reason }, 'deletion request dead-lettered');
+      return [deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason)];
+    }
+    const notifications = deleteNotifications(decoded.value, this.workspace);
+    this.logger.info({ requestId: decoded.value.requestId, notifications: notifications.length }, 'deletion request fanned out');
+    return notifications.flatMap((n) => deliveryRecords(this.topics.deliveries, n.destinations, n.message));
+  }
+}

@@ -1,0 +1,98 @@
+import type { Consumer, Message, Producer, TopicMessages } from 'kafkajs';
+import { HandledBatch } from './batch-handler';
+import { OutputRecord } from './output-record';
+
+/**
+ * Bytes of record values per produce request. The broker refuses a record batch above its
+ * `message.max.bytes` (1 MB by default), and one input batch can fan out to several times its
+ * own size (one job per destination, a whole audience page of identify calls), so the outputs
+ * go out in slices.
+ */
+export const MAX_REQUEST_BYTES = 512 * 1024;
+
+/** The input position to commit: the offset after the last record handled. */
+export interface InputPosition {
+  topic: string;
+  partition: number;
+  nextOffset: string;
+}
+
+/** Writes a handled batch and commits its input offsets: outputs first, never the other way round. */
+export interface BatchCommitter {
+  commit(handled: HandledBatch, position: InputPosition): Promise<void>;
+}
+
+/**
+ * Exactly-once routing: outputs, changelog and input offsets in one Kafka transaction
+ * (consume-transform-produce). Consumers reading committed data see all of it or none.
+ * kafkajs allows one open transaction per producer, which matches one batch at a time.
+ */
+export class TransactionalCommitter implements BatchCommitter {
+  constructor(
+    private readonly producer: Producer,
+    private readonly groupId: string,
+  ) {}
+
+  async commit(handled: HandledBatch, position: InputPosition): Promise<void> {
+    const transaction = await this.producer.transaction();
+    try {
+      for (const slice of slices([...handled.outputs, ...handled.changelog])) await transaction.sendBatch({ topicMessages: byTopic(slice), acks: -1 });
+      await transaction.sendOffsets({
+        consumerGroupId: this.groupId,
+        topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: position.nextOffset }] }],
+      });
+      await transaction.commit();
+    } catch (error) {
+      if (transaction.isActive()) await transaction.abort().catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
+/**
+ * At-least-once routing: outputs acknowledged by every in-sync replica, then the changelog,
+ * then the input offset. A crash in between replays the batch; receivers de-duplicate on
+ * messageId.
+ */
+export class AcknowledgedCommitter implements BatchCommitter {
+  constructor(
+    private readonly producer: Producer,
+    private readonly consumer: Consumer,
+  ) {}
+
+  async commit(handled: HandledBatch, position: InputPosition): Promise<void> {
+    for (const records of [handled.outputs, handled.changelog]) {
+      for (const slice of slices(records)) await this.producer.sendBatch({ topicMessages: byTopic(slice), acks: -1 });
+    }
+    await this.consumer.commitOffsets([{ topic: position.topic, partition: position.partition, offset: position.nextOffset }]);
+  }
+}
+
+/** Consecutive slices of at most MAX_REQUEST_BYTES of keys and values each (a larger record gets a slice of its own). */
+export function slices(records: OutputRecord[], maxBytes = MAX_REQUEST_BYTES): OutputRecord[][] {
+  const result: OutputRecord[][] = [];
+  let current: OutputRecord[] = [];
+  let bytes = 0;
+  for (const record of records) {
+    const size = (record.value?.length ?? 0) + Buffer.byteLength(record.key);
+    if (current.length > 0 && bytes + size > maxBytes) {
+      result.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(record);
+    bytes += size;
+  }
+  if (current.length > 0) result.push(current);
+  return result;
+}
+
+function byTopic(records: OutputRecord[]): TopicMessages[] {
+  const grouped = new Map<string, Message[]>();
+  for (const { topic, key, value, partition, headers } of records) {
+    let messages = grouped.get(topic);
+    if (!messages) grouped.set(topic, (messages = []));
+    messages.push({ key, value, partition, headers });
+  }
+  return [...grouped].map(([topic, messages]) => ({ topic, messages }));
+}

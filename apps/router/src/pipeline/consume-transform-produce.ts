@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { Partitioners } from 'kafkajs';
+import type { Consumer, EachBatchPayload, Kafka, Producer, ProducerConfig } from 'kafkajs';
+import type { Logger } from 'pino';
+import { AcknowledgedCommitter, BatchCommitter, TransactionalCommitter } from './batch-committer';
+import { BatchHandler } from './batch-handler';
+
+export interface PipelineOptions {
+  /** Short name for logs and metrics: events, audiences, deletions. */
+  name: string;
+  groupId: string;
+  topics: string[];
+  transactional: boolean;
+  /** How long the group waits for a silent member before moving its partitions. */
+  sessionTimeoutMs: number;
+}
+
+/**
+ * One consumer group reading some topics, one handler turning each batch into records, and one
+ * producer writing them before the input offsets are committed.
+ *
+ * kafkajs directly rather than @nestjs/microservices' Kafka transport: the transport hands
+ * handlers one message at a time, commits offsets itself and has no transactional
+ * produce-with-offsets, while routing needs whole batches, offsets committed only after the
+ * outputs are acknowledged (or inside the same transaction), and the assignment of partitions
+ * (audience state follows it).
+ */
+export class ConsumeTransformProduce {
+  private readonly consumer: Consumer;
+  private readonly producer: Producer;
+  private readonly committer: BatchCommitter;
+  private running = false;
+
+  constructor(
+    kafka: Kafka,
+    private readonly options: PipelineOptions,
+    private readonly handler: BatchHandler,
+    private readonly logger: Logger,
+  ) {
+    // Transactional consumers must not see aborted outputs of other pipelines: read committed
+    // (kafkajs's default) is kept explicitly.
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout: options.sessionTimeoutMs,
+      heartbeatInterval: Math.floor(options.sessionTimeoutMs / 10),
+      maxWaitTimeInMs: 250,
+      readUncommitted: false,
+      allowAutoTopicCreation: false,
+    });
+    // The default (Java-compatible) partitioner, which also honours a record's explicit partition
+    // (changelog records are pinned beside their input).
+    const common: ProducerConfig = { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner };
+    this.producer = kafka.producer(
+      options.transactional
+        ? // Unique per process: kafkajs cannot fence by consumer-group generation (KIP-447), so a
+          // stable id would only let two live instances fence each other.
+          { ...common, transactionalId: `${options.groupId}.${randomUUID()}` }
+        : common,
+    );
+    this.committer = options.transactional
+      ? new TransactionalCommitter(this.producer, options.groupId)
+      : new AcknowledgedCommitter(this.producer, this.consumer);
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => this.handler.onAssigned?.(payload.memberAssignment));
+    this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
+      // kafkajs restarts after retriable errors only; a pipeline that stays down must fail readiness.
+      if (!payload.restart) this.running = false;
+      this.logger.error({ pipeline: options.name, reason: payload.error.message, restart: payload.restart }, 'consumer crashed');
+    });
+  }
+
+  /** Connects, joins the group and starts consuming; resolves once partitions are assigned. */
+  async start(): Promise<void> {
+    await this.producer.connect();
+    await this.consumer.connect();
+    // A new group starts at the beginning: records accepted before the router first ran are routed too.
+    await this.consumer.subscribe({ topics: this.options.topics, fromBeginning: true });
+    await this.consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.handleBatch(payload),
+    });
+    this.running = true;
+    this.logger.info({ pipeline: this.options.name, topics: this.options.topics, transactional: this.options.transactional }, 'pipeline started');
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Stops fetching, lets the batch in hand finish and commit, then disconnects. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.consumer.disconnect();
+    await this.producer.disconnect();
+  }
+
+  private async handleBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    if (batch.isEmpty() || !isRunning() || isStale()) return;
+    const handled = await this.handler.handle(batch, heartbeat);
+    const position = { topic: batch.topic, partition: batch.partition, nextOffset: (BigInt(batch.lastOffset()) + 1n).toString() };
+    try {
+      await this.committer.commit(handled, position);
+    } catch (error) {
+      this.handler.onCommitFailed?.(batch.topic, batch.partition);
+      // Thrown on purpose: kafkajs re-fetches the uncommitted batch, so nothing is skipped.
+      throw error;
+    }
+    resolveOffset(batch.lastOffset());
+    await heartbeat();
+  }
+}

@@ -1,0 +1,49 @@
+import { Call, DeliveryJob, deliveryJobId, deliveryKey, WebhookEnvelope } from '@switchyard/contracts';
+import { Destination, destinationKey, WEBHOOKS_DESTINATION_TYPE } from '@switchyard/config';
+import { encodeJson } from '@switchyard/kafka';
+import { webhookEnvelope } from '@switchyard/webhooks';
+import { OutputRecord } from '../pipeline/output-record';
+import { integrationAllows } from './integrations-filter';
+
+/** Switched-on Webhooks destinations among a source's destinations. */
+export function enabledWebhooks(destinations: readonly Destination[]): Destination[] {
+  return destinations.filter((d) => d.enabled && d.type === WEBHOOKS_DESTINATION_TYPE);
+}
+
+/** The source's destinations that receive a call with these integrations flags. */
+export function receivingDestinations(destinations: readonly Destination[], integrations: Record<string, unknown> | undefined): Destination[] {
+  return enabledWebhooks(destinations).filter((d) => integrationAllows(integrations, destinationKey(d)));
+}
+
+/** What one body is about: the message, its source and user (the user keeps jobs in order). */
+export interface Addressed {
+  sourceId: string;
+  userKey: string;
+  messageId: string;
+  body: WebhookEnvelope;
+}
+
+/** One deliveries-topic record per destination, keyed so one user's jobs for one destination stay in order. */
+export function deliveryRecords(topic: string, destinations: readonly Destination[], message: Addressed, headers?: Record<string, string>): OutputRecord[] {
+  return destinations.map((destination) => {
+    const job: DeliveryJob = {
+      jobId: deliveryJobId(message.messageId, destination.id),
+      destinationId: destination.id,
+      sourceId: message.sourceId,
+      messageId: message.messageId,
+      body: message.body,
+    };
+    return { topic, key: deliveryKey(destination.id, message.sourceId, message.userKey), value: encodeJson(job), headers };
+  });
+}
+
+/**
+ * The routing rule for any call, ingested or generated (audience identify calls): the source's
+ * enabled Webhooks destinations that the call's integrations allow, one job each.
+ */
+export function routeCall(topic: string, sourceDestinations: readonly Destination[], sourceId: string, call: Call, headers?: Record<string, string>): OutputRecord[] {
+  const destinations = receivingDestinations(sourceDestinations, call.integrations);
+  if (destinations.length === 0) return [];
+  const message = { sourceId, userKey: call.userId ?? call.anonymousId ?? '', messageId: call.messageId, body: webhookEnvelope(call) };
+  return deliveryRecords(topic, destinations, message, headers);
+}
