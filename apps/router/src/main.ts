@@ -1,3 +1,4 @@
+import './instrument';
 import 'reflect-metadata';
 import { createLogger } from '@switchyard/telemetry';
 import { exitOnStartupError } from '@switchyard/service';

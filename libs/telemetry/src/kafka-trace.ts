@@ -21,19 +21,40 @@ export function traceHeaders(span?: Span): Record<string, string> {
   return headers;
 }
 
+function startRecordSpan(name: string, headers: KafkaHeaders | undefined, attributes: Attributes) {
+  const parent = propagation.extract(context.active(), headers ?? {}, getter);
+  const span = tracer().startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent);
+  return { span, spanContext: trace.setSpan(parent, span) };
+}
+
+function fail(span: Span, error: unknown): never {
+  span.recordException(error as Error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+  throw error;
+}
+
 /**
  * Runs `work` inside a consumer span whose parent is the trace carried by the record's headers,
  * so one event keeps one trace id from ingest to the webhook. The span ends when `work` settles.
  */
 export async function withRecordSpan<T>(name: string, headers: KafkaHeaders | undefined, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
-  const parent = propagation.extract(context.active(), headers ?? {}, getter);
-  const span = tracer().startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent);
+  const { span, spanContext } = startRecordSpan(name, headers, attributes);
   try {
-    return await context.with(trace.setSpan(parent, span), () => work(span));
+    return await context.with(spanContext, () => work(span));
   } catch (error) {
-    span.recordException(error as Error);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
-    throw error;
+    return fail(span, error);
+  } finally {
+    span.end();
+  }
+}
+
+/** The synchronous form of withRecordSpan, for handlers that transform a batch without awaiting. */
+export function withRecordSpanSync<T>(name: string, headers: KafkaHeaders | undefined, attributes: Attributes, work: (span: Span) => T): T {
+  const { span, spanContext } = startRecordSpan(name, headers, attributes);
+  try {
+    return context.with(spanContext, () => work(span));
+  } catch (error) {
+    return fail(span, error);
   } finally {
     span.end();
   }

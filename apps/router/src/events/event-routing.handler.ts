@@ -3,8 +3,7 @@ import type { Batch, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { headerString } from '@switchyard/kafka';
-import { metric, Counter } from '@switchyard/telemetry';
+import { metric, Counter, traceHeaders, withRecordSpanSync } from '@switchyard/telemetry';
 import { BatchHandler, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
@@ -14,9 +13,6 @@ import { readIngestedEvent } from './ingested-event-reader';
 
 const routed = metric('switchyard_router_calls_total', () => new Counter({ name: 'switchyard_router_calls_total', help: 'Calls read from the events topic, by outcome', labelNames: ['outcome'] }));
 const jobsProduced = metric('switchyard_router_delivery_jobs_total', () => new Counter({ name: 'switchyard_router_delivery_jobs_total', help: 'Delivery jobs produced' }));
-
-/** W3C trace context travels from the ingested record to its delivery jobs. */
-const TRACE_HEADER = 'traceparent';
 
 /** Events topic → one delivery job per receiving destination; unreadable records → dead letters. */
 @Injectable()
@@ -37,8 +33,13 @@ export class EventRoutingHandler implements BatchHandler {
     if (!read.ok) return [this.deadLetter(batch, message, read.reason)];
     const { sourceId, call } = read.value;
     try {
-      const traceparent = headerString(message.headers, TRACE_HEADER);
-      const records = routeCall(this.topics.deliveries, this.workspace.destinationsOf(sourceId), sourceId, call, traceparent ? { [TRACE_HEADER]: traceparent } : undefined);
+      // The routing span continues the event's trace, and its jobs carry it on to delivery.
+      const attributes = { 'switchyard.message_id': call.messageId, 'switchyard.source_id': sourceId };
+      const records = withRecordSpanSync('router route', message.headers, attributes, (span) => {
+        const routedRecords = routeCall(this.topics.deliveries, this.workspace.destinationsOf(sourceId), sourceId, call, traceHeaders(span));
+        span.setAttribute('switchyard.delivery_jobs', routedRecords.length);
+        return routedRecords;
+      });
       routed.inc({ outcome: records.length > 0 ? 'routed' : 'no_destination' });
       jobsProduced.inc(records.length);
       return records;
