@@ -1,6 +1,8 @@
 import { Attributes, context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 
-const tracer = () => trace.getTracer('switchyard');
+// A proxy: it starts recording once the SDK registers, and costs nothing to reuse until then.
+const switchyardTracer = trace.getTracer('switchyard');
+const tracer = () => switchyardTracer;
 
 /** Kafka headers as kafkajs hands them over (Buffers, or arrays of them), readable by the W3C propagator. */
 type KafkaHeaders = Record<string, unknown>;

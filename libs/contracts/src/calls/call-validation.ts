@@ -15,6 +15,9 @@ import {
 } from 'class-validator';
 import { CALL_TYPES, CallType } from './call';
 import { normaliseTimestamp } from './timestamp';
+import { cacheValidationMetadata } from './validation-metadata-cache';
+
+cacheValidationMetadata();
 
 /** Longest id we accept; longer ones are almost always a bug in the caller (a JSON blob as id). */
 const MAX_ID_LENGTH = 512;
