@@ -94,4 +94,15 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
     const deliverySpans = otlp.spans.filter((s) => s.traceId === traceId && s.service === 'switchyard-delivery');
     expect(deliverySpans.some((s) => s.attributes['switchyard.message_id'] === hook.body.messageId)).toBe(true);
   });
+
+  it('reports what happened on every service /metrics', async () => {
+    const scrape = async (service: ServiceProcess) => (await fetch(`${service.url}/metrics`)).text();
+    const [ingest, router, delivery] = await Promise.all(services.map(scrape));
+    expect(ingest).toMatch(/switchyard_ingest_calls_accepted_total\{type="track"\} [1-9]/);
+    expect(router).toMatch(/switchyard_router_calls_total\{outcome="routed"\} [1-9]/);
+    expect(delivery).toMatch(/switchyard_delivery_jobs_total\{outcome="delivered"\} [1-9]/);
+    expect(delivery).toMatch(/switchyard_delivery_request_duration_seconds_bucket\{le="0.1",result="delivered"\} [1-9]/);
+    expect(delivery).toMatch(/switchyard_delivery_retry_backlog\{tier="1"\} 0/);
+    for (const text of [ingest, router, delivery]) expect(text).toMatch(/process_resident_memory_bytes \d+/);
+  });
 });

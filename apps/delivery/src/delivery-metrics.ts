@@ -1,4 +1,12 @@
 import { Counter, Gauge, Histogram, metric } from '@switchyard/telemetry';
+import type { RetryBacklog } from './consumer/retry-backlog';
+
+/** The running service's backlog reader; the gauge is registered once per process, the service may start more than once (tests). */
+let backlogSource: RetryBacklog | undefined;
+
+export function measureRetryBacklogWith(source: RetryBacklog | undefined): void {
+  backlogSource = source;
+}
 
 /** Delivery's Prometheus metrics, registered once per process. */
 export function deliveryMetrics() {
@@ -27,6 +35,14 @@ export function deliveryMetrics() {
     replays: metric('switchyard_delivery_replays_total', () => new Counter({
       name: 'switchyard_delivery_replays_total',
       help: 'Dead letters replayed into delivery',
+    })),
+    retryBacklog: metric('switchyard_delivery_retry_backlog', () => new Gauge({
+      name: 'switchyard_delivery_retry_backlog',
+      help: 'Jobs waiting in each retry tier (end offset minus the group committed offset)',
+      labelNames: ['tier'],
+      async collect() {
+        for (const { tier, jobs } of (await backlogSource?.measure().catch(() => [])) ?? []) this.set({ tier: String(tier) }, jobs);
+      },
     })),
     inFlight: metric('switchyard_delivery_in_flight', () => new Gauge({
       name: 'switchyard_delivery_in_flight',

@@ -7,7 +7,8 @@ import { BatchingProducer, createKafka, DEFAULT_BATCHING, ensureTopics } from '@
 import { Readiness } from '@switchyard/telemetry';
 import { DeliveryConsumer } from './consumer/delivery-consumer';
 import { DeadLetterStore } from './dead-letters/dead-letter-store';
-import { deliveryMetrics } from './delivery-metrics';
+import { deliveryMetrics, measureRetryBacklogWith } from './delivery-metrics';
+import { RetryBacklog } from './consumer/retry-backlog';
 import { DeliverySettings } from './delivery-settings';
 import { LOGGER } from './delivery.tokens';
 import { systemClock } from './http/clock';
@@ -30,6 +31,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
   private readonly batching: BatchingProducer;
   private readonly client: UndiciWebhookClient;
   private readonly consumer: DeliveryConsumer;
+  private readonly retryBacklog: RetryBacklog;
   private producerConnected = false;
   private consumerJoined = false;
 
@@ -40,6 +42,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     readiness: Readiness,
   ) {
     const metrics = deliveryMetrics();
+    const groupId = `${settings.topicNamespace}.delivery`;
     this.topics = topicNames(settings.topicNamespace);
     this.kafka = createKafka('switchyard-delivery', settings.kafkaBrokers, logger);
     // Retry and dead-letter records keep the job's key; the default (murmur2) partitioner keeps one key on one partition.
@@ -73,7 +76,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
       worker,
       this.topics,
       {
-        groupId: `${settings.topicNamespace}.delivery`,
+        groupId,
         retryTiers: settings.retryScheduleMs.length,
         maxInFlightPerPartition: settings.maxInFlightPerPartition,
         commitIntervalMs: settings.commitIntervalMs,
@@ -84,6 +87,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
       logger,
       metrics,
     );
+    this.retryBacklog = new RetryBacklog(this.kafka, groupId, settings.retryScheduleMs.map((_, i) => this.topics.retry(i + 1)));
     this.deadLetters = new DeadLetterStore(this.kafka, this.topics, produce, logger, metrics);
     this.producer.on(this.producer.events.CONNECT, () => (this.producerConnected = true));
     this.producer.on(this.producer.events.DISCONNECT, () => (this.producerConnected = false));
@@ -100,10 +104,13 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     );
     await this.producer.connect();
     await this.consumer.start();
+    measureRetryBacklogWith(this.retryBacklog);
     this.logger.info({ brokers: this.settings.kafkaBrokers, namespace: this.settings.topicNamespace }, 'delivery consuming');
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    measureRetryBacklogWith(undefined);
+    await this.retryBacklog.close();
     await this.consumer.stop();
     await this.batching.drain();
     await this.producer.disconnect();

@@ -5,6 +5,7 @@ import type { FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { HttpErrorFilter } from './http-exception.filter';
 import { PinoNestLogger } from './nest-logger';
+import { registerRequestLog, requestIdOptions } from './request-log';
 
 export interface HttpServiceOptions {
   module: Type<unknown> | ReturnType<() => import('@nestjs/common').DynamicModule>;
@@ -20,7 +21,7 @@ export interface HttpServiceOptions {
 
 /** Starts a Nest application on Fastify with the shared error filter, pino logging and a clean SIGTERM exit. */
 export async function startHttpService(options: HttpServiceOptions): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ logger: false, ...options.fastify });
+  const adapter = new FastifyAdapter({ logger: false, ...requestIdOptions, ...options.fastify });
   const app = await NestFactory.create<NestFastifyApplication>(options.module as Type<unknown>, adapter, {
     logger: new PinoNestLogger(options.logger),
     bufferLogs: false,
@@ -28,6 +29,7 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Nes
     bodyParser: false,
   });
   app.useGlobalFilters(new HttpErrorFilter(options.logger, options.errorMessages));
+  registerRequestLog(app.getHttpAdapter().getInstance(), options.logger);
   await options.configure?.(app);
   await app.listen(options.port, options.host);
   exitCleanlyOn(['SIGTERM', 'SIGINT'], app, options.logger);

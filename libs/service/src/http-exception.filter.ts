@@ -17,6 +17,7 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const reqId = reply.request?.id;
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
@@ -36,7 +37,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       return;
     }
     const errorId = randomUUID();
-    this.logger.error({ errorId, err: exception }, 'unhandled error');
+    this.logger.error({ errorId, reqId, err: exception }, 'unhandled error');
     void reply.status(HttpStatus.INTERNAL_SERVER_ERROR).send({ success: false, error: 'internal_error', errorId });
   }
 }

@@ -1,3 +1,4 @@
 export * from './bootstrap';
 export * from './http-exception.filter';
 export * from './nest-logger';
+export * from './request-log';

@@ -116,6 +116,13 @@ describe('ingest → Kafka (real broker)', () => {
       expect([json.message, ...(json.errors ?? []).map((e) => e.reason)].join(' ')).toMatch(message);
     });
 
+    it('answers with the caller X-Request-Id, or a new one', async () => {
+      const given = await post('/v1/track', { userId: 'rid', event: 'E' }, { 'x-request-id': 'trace-me-123' });
+      expect(given.headers.get('x-request-id')).toBe('trace-me-123');
+      const made = await post('/v1/track', { userId: 'rid', event: 'E' });
+      expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
     it('is still healthy afterwards', async () => {
       const res = await fetch(`${ingest.url}/health/ready`);
       expect(res.status).toBe(200);

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+
+/** Fastify options: a caller's `X-Request-Id` is kept (up to 128 chars), else a UUID is made. */
+export const requestIdOptions: Pick<FastifyServerOptions, 'requestIdHeader' | 'genReqId'> = {
+  requestIdHeader: 'x-request-id',
+  genReqId: () => randomUUID(),
+};
+
+/**
+ * Every answer carries `X-Request-Id`, and every request is logged with it: at debug level
+ * normally (ingest's request rate makes info-level access logs a cost), at warn for 5xx.
+ * Bodies are never logged.
+ */
+export function registerRequestLog(fastify: FastifyInstance, logger: Logger): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.id.length > 128) request.id = randomUUID();
+    void reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const fields = { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    if (reply.statusCode >= 500) logger.warn(fields, 'request failed');
+    else logger.debug(fields, 'request');
+  });
+}

@@ -1,0 +1,80 @@
+import { Analytics } from '@switchyard/analytics';
+import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
+import { freePort, ServiceProcess } from '../support/service-process';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { WorkspaceFile } from '../support/workspace-file';
+
+const WRITE_KEY = 'rolling-write-key-01';
+const SERVICES = ['ingest', 'router', 'delivery'] as const;
+
+/**
+ * Issue 6's promise: SIGTERM on any service stops taking work, finishes what is in flight,
+ * commits and exits 0, so restarting every service in turn while events flow loses nothing.
+ * Load comes from Switchyard's own client library, whose retries carry calls over ingest's restart.
+ */
+describe('rolling restart of every service under load', () => {
+  let receiver: WebhookReceiver;
+  const running = new Map<string, ServiceProcess>();
+  let env: NodeJS.ProcessEnv;
+  const ports: Record<string, number> = {};
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    const workspace = new WorkspaceFile({
+      sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
+      destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: receiver.url() }] } }],
+    });
+    env = {
+      KAFKA_BROKERS: testBrokers(),
+      TOPIC_NAMESPACE: freshNamespace('rolling'),
+      TOPIC_PARTITIONS: '2',
+      WORKSPACE_CONFIG: workspace.path,
+      KAFKA_SESSION_TIMEOUT_MS: '6000',
+    };
+    for (const name of SERVICES) {
+      ports[name] = await freePort();
+      running.set(name, await ServiceProcess.start(name, ports[name], env));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([...running.values()].map((s) => s.stop()));
+    await receiver?.stop();
+  });
+
+  it('delivers every accepted event while ingest, router and delivery are each restarted with SIGTERM', async () => {
+    const client = new Analytics(WRITE_KEY, {
+      endpoint: running.get('ingest')!.url,
+      flushAt: 20,
+      flushAfter: 20,
+      retry: { maxAttempts: 20, initialDelayMs: 100, maxDelayMs: 1000 },
+    });
+    const failures: unknown[] = [];
+    client.on('error', (e) => failures.push(e));
+    const sent = new Set<string>();
+    let sending = true;
+    const load = (async () => {
+      for (let i = 0; sending; i++) {
+        sent.add(client.track({ userId: `user-${i % 50}`, event: 'Tick', properties: { i } }));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+
+    const exitCodes: Record<string, number | string> = {};
+    for (const name of SERVICES) {
+      await receiver.waitFor(sent.size > 50 ? Math.floor(sent.size / 2) : 1);
+      exitCodes[name] = await running.get(name)!.stop('SIGTERM');
+      running.set(name, await ServiceProcess.start(name, ports[name], env));
+    }
+    sending = false;
+    await load;
+    await client.close();
+
+    expect(exitCodes).toEqual({ ingest: 0, router: 0, delivery: 0 });
+    expect(failures).toEqual([]);
+    const all = await receiver.waitFor(sent.size, () => true, 90_000);
+    const delivered = new Set(all.map((h) => String(h.body.messageId)));
+    expect([...sent].filter((id) => !delivered.has(id))).toEqual([]);
+    expect(sent.size).toBeGreaterThan(300);
+  }, 240_000);
+});
