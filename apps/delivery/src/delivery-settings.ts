@@ -72,7 +72,8 @@ export const DELIVERY_DEFAULTS = {
   retryJitterRatio: 0.2,
   retryWindowMs: 4 * HOUR,
   retryAfterMaxMs: HOUR,
-  maxInFlightPerPartition: 1000,
+  // Enough to keep every destination's 64 requests busy; more only holds memory (see README, memory).
+  maxInFlightPerPartition: 200,
   maxInFlightPerDestination: 64,
   breakerFailureThreshold: 5,
   breakerOpenMs: 30 * SECOND,

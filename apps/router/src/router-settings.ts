@@ -14,7 +14,7 @@ export class RouterSettings extends CommonSettings {
 export function routerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): RouterSettings {
   return validateSettings(
     RouterSettings,
-    { ...commonSettingsFromEnv(env, 8081), transactional: envBoolean(env, 'ROUTER_TRANSACTIONAL', true) },
+    { ...commonSettingsFromEnv(env, 8081), transactional: envBoolean(env, 'ROUTER_TRANSACTIONAL', false) },
     'router settings',
   );
 }

@@ -1,4 +1,5 @@
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { markTracingOn } from './tracing-state';
 
 let sdk: NodeSDK | undefined;
 
@@ -35,6 +36,7 @@ export function startTracing(serviceName: string): void {
     ],
   });
   sdk.start();
+  markTracingOn();
 }
 
 /** Sends buffered spans. A collector that is down must not fail the shutdown, so errors are swallowed. */
