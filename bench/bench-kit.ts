@@ -7,7 +7,7 @@ export const repoRoot = join(__dirname, '..');
 /** Starts a service's compiled main (run `npm run build` first) and resolves when /health/ready answers 200. */
 export async function startService(name: 'ingest' | 'router' | 'delivery', env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(repoRoot, 'dist', 'apps', name, 'src', 'main.js')], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', NODE_OPTIONS: `--disable-warning=TimeoutNegativeWarning --max-old-space-size=160 ${process.env.BENCH_NODE_OPTIONS ?? ''}`, ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', NODE_OPTIONS: `--disable-warning=TimeoutNegativeWarning --max-old-space-size=160 --max-semi-space-size=8 ${process.env.BENCH_NODE_OPTIONS ?? ''}`, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const deadline = Date.now() + 60_000;

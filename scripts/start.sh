@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # 1 ms (what kafkajs means) but warns on every connection. The warning is noise, not a fault.
 export NODE_OPTIONS="${NODE_OPTIONS:-} --disable-warning=TimeoutNegativeWarning"
 # The services stay within 200 MB of RSS at full load with the V8 heap bounded (see README, memory).
-export SERVICE_NODE_OPTIONS="--max-old-space-size=160"
+export SERVICE_NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=8"
 
 [ -x node_modules/.bin/node ] || npm ci --no-audit --no-fund
 export PATH="$PWD/node_modules/.bin:$PATH"
