@@ -27,6 +27,8 @@ const rate = arg('rate', 1000);
 const partitions = arg('partitions', 6);
 const eventBytes = arg('bytes', 500);
 const writeKey = 'bench-write-key-0001';
+// Ingest takes 500 KB per request: big events go fewer to a batch.
+const eventsPerRequest = Math.max(1, Math.min(100, Math.floor(400_000 / eventBytes)));
 const auth = `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`;
 
 interface Receipt {
@@ -89,7 +91,7 @@ async function main() {
           await new Promise((r) => setTimeout(r, 5));
           continue;
         }
-        await send(Array.from({ length: 100 }, () => event(i++)));
+        await send(Array.from({ length: eventsPerRequest }, () => event(i++)));
       }
     });
     await Promise.all(workers);

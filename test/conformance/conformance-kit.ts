@@ -37,7 +37,7 @@ export function expectStandardCalls(calls: Record<string, Call>, userId: string,
   expect(Object.keys(calls).sort()).toEqual([...types].sort());
   expect(calls.identify).toMatchObject({ userId, traits: { name: 'Ada', plan: 'pro' } });
   expect(calls.track).toMatchObject({ userId, event: 'Order Completed', properties: { revenue: 42.5 } });
-  expect(calls.page).toMatchObject({ userId, name: 'Home', properties: { url: 'https://example.com/', title: 'Home', path: '/', referrer: 'https://example.org/' } });
+  expect(calls.page).toMatchObject({ userId, name: 'Home', properties: PAGE_PROPERTIES });
   expect(calls.group).toMatchObject({ userId, groupId: 'g-1', traits: { name: 'Acme' } });
   expect(calls.alias).toMatchObject({ userId, previousId: expect.stringMatching(/-anon$/) });
   if (types.includes('screen')) expect(calls.screen).toMatchObject({ userId, name: 'Dashboard' });
@@ -46,4 +46,27 @@ export function expectStandardCalls(calls: Record<string, Call>, userId: string,
     expect(call.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(call.receivedAt).toMatch(/Z$/);
   }
+}
+
+/** The page properties every client case sends (the Go programs and Python/Java ones send the same). */
+export const PAGE_PROPERTIES = { url: 'https://example.com/', title: 'Home', path: '/', referrer: 'https://example.org/' };
+
+/** What a Node client offers: the six calls, each taking one message object. */
+export interface NodeClient {
+  identify(message: object): unknown;
+  track(message: object): unknown;
+  page(message: object): unknown;
+  screen(message: object): unknown;
+  group(message: object): unknown;
+  alias(message: object): unknown;
+}
+
+/** Sends the six calls expectStandardCalls checks; track only to Webhooks, alias with a historical timestamp. Returns what alias returned. */
+export function sendStandardCalls(client: NodeClient, userId: string): unknown {
+  client.identify({ userId, traits: { name: 'Ada', plan: 'pro' } });
+  client.track({ userId, event: 'Order Completed', properties: { revenue: 42.5 }, integrations: { All: false, Webhooks: true } });
+  client.page({ userId, name: 'Home', properties: PAGE_PROPERTIES });
+  client.screen({ userId, name: 'Dashboard' });
+  client.group({ userId, groupId: 'g-1', traits: { name: 'Acme' } });
+  return client.alias({ userId, previousId: `${userId}-anon`, timestamp: new Date('2015-01-02T10:04:05Z') });
 }

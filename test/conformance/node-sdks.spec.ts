@@ -1,20 +1,10 @@
 import { Analytics as SegmentAnalytics } from '@segment/analytics-node';
-import { ConformanceBench, expectStandardCalls, TEST_WRITE_KEY } from './conformance-kit';
+import { ConformanceBench, expectStandardCalls, NodeClient, sendStandardCalls, TEST_WRITE_KEY } from './conformance-kit';
 // Legacy SDK (analytics-node 6.x) ships CommonJS without types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const LegacyAnalytics = require('analytics-node') as new (key: string, options: object) => LegacyClient;
 
-interface LegacyClient {
-  identify(m: object): void;
-  track(m: object): void;
-  page(m: object): void;
-  screen(m: object): void;
-  group(m: object): void;
-  alias(m: object): void;
-  flush(): Promise<unknown>;
-}
-
-const pageProperties = { url: 'https://example.com/', title: 'Home', path: '/', referrer: 'https://example.org/' };
+type LegacyClient = NodeClient & { flush(): Promise<unknown> };
 
 describe('real Segment Node SDKs against ingest', () => {
   let bench: ConformanceBench;
@@ -26,12 +16,7 @@ describe('real Segment Node SDKs against ingest', () => {
   it('legacy analytics-node (6.x) lands identify, track, page, screen, group and alias', async () => {
     const userId = 'legacy-node-user';
     const client = new LegacyAnalytics(TEST_WRITE_KEY, { host: bench.ingest.url, flushAt: 20, flushInterval: 60_000, errorHandler: (e: Error) => { throw e; } });
-    client.identify({ userId, traits: { name: 'Ada', plan: 'pro' } });
-    client.track({ userId, event: 'Order Completed', properties: { revenue: 42.5 }, integrations: { All: false, Webhooks: true } });
-    client.page({ userId, name: 'Home', properties: pageProperties });
-    client.screen({ userId, name: 'Dashboard' });
-    client.group({ userId, groupId: 'g-1', traits: { name: 'Acme' } });
-    client.alias({ userId, previousId: `${userId}-anon`, timestamp: new Date('2015-01-02T10:04:05Z') });
+    sendStandardCalls(client, userId);
     await client.flush();
 
     const calls = await bench.callsFor(userId, 6);
@@ -46,12 +31,7 @@ describe('real Segment Node SDKs against ingest', () => {
     const client = new SegmentAnalytics({ writeKey: TEST_WRITE_KEY, host: bench.ingest.url, maxEventsInBatch: 20, flushInterval: 60_000 });
     const errors: unknown[] = [];
     client.on('error', (e) => errors.push(e));
-    client.identify({ userId, traits: { name: 'Ada', plan: 'pro' } });
-    client.track({ userId, event: 'Order Completed', properties: { revenue: 42.5 }, integrations: { All: false, Webhooks: true } });
-    client.page({ userId, name: 'Home', properties: pageProperties });
-    client.screen({ userId, name: 'Dashboard' });
-    client.group({ userId, groupId: 'g-1', traits: { name: 'Acme' } });
-    client.alias({ userId, previousId: `${userId}-anon`, timestamp: new Date('2015-01-02T10:04:05Z') });
+    sendStandardCalls(client, userId);
     await client.closeAndFlush({ timeout: 20_000 });
 
     expect(errors).toEqual([]);

@@ -1,7 +1,5 @@
 import { Analytics } from '@switchyard/analytics';
-import { ConformanceBench, expectStandardCalls, TEST_WRITE_KEY } from './conformance-kit';
-
-const pageProperties = { url: 'https://example.com/', title: 'Home', path: '/', referrer: 'https://example.org/' };
+import { ConformanceBench, expectStandardCalls, sendStandardCalls, TEST_WRITE_KEY } from './conformance-kit';
 
 describe('Switchyard TypeScript client against ingest', () => {
   let bench: ConformanceBench;
@@ -15,12 +13,7 @@ describe('Switchyard TypeScript client against ingest', () => {
     const client = new Analytics(TEST_WRITE_KEY, { endpoint: bench.ingest.url, flushAt: 20, flushAfter: 60_000 });
     const errors: unknown[] = [];
     client.on('error', (e) => errors.push(e));
-    client.identify({ userId, traits: { name: 'Ada', plan: 'pro' } });
-    client.track({ userId, event: 'Order Completed', properties: { revenue: 42.5 }, integrations: { All: false, Webhooks: true } });
-    client.page({ userId, name: 'Home', properties: pageProperties });
-    client.screen({ userId, name: 'Dashboard' });
-    client.group({ userId, groupId: 'g-1', traits: { name: 'Acme' } });
-    const aliasId = client.alias({ userId, previousId: `${userId}-anon`, timestamp: new Date('2015-01-02T10:04:05Z') });
+    const aliasId = sendStandardCalls(client, userId);
     await client.close();
 
     expect(errors).toEqual([]);

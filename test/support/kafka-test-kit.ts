@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Consumer, EachMessagePayload, Kafka, logLevel } from 'kafkajs';
+import { Collected } from './collected';
 
 /** The broker the integration suites use (global-setup starts a local one when unset). */
 export function testBrokers(): string {
@@ -26,9 +27,12 @@ export interface ReadRecord<T = unknown> {
 
 /** Collects everything on some topics (from the beginning) until `stop`; parsed as JSON. */
 export class TopicReader<T = unknown> {
-  readonly records: ReadRecord<T>[] = [];
-  private readonly waiters: Array<() => void> = [];
+  private readonly collected = new Collected<ReadRecord<T>>();
   private consumer: Consumer | undefined;
+
+  get records(): ReadRecord<T>[] {
+    return this.collected.items;
+  }
 
   static async start<T = unknown>(topics: string[]): Promise<TopicReader<T>> {
     const reader = new TopicReader<T>();
@@ -43,7 +47,7 @@ export class TopicReader<T = unknown> {
   private add({ topic, partition, message }: EachMessagePayload): void {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = String(Array.isArray(v) ? v[0] : v);
-    this.records.push({
+    this.collected.add({
       topic,
       partition,
       key: message.key?.toString() ?? null,
@@ -51,25 +55,11 @@ export class TopicReader<T = unknown> {
       headers,
       offset: message.offset,
     });
-    this.waiters.splice(0).forEach((wake) => wake());
   }
 
   /** Resolves with the records matching `filter` once there are at least `count` of them. */
-  async waitFor(count: number, filter: (r: ReadRecord<T>) => boolean = () => true, timeoutMs = 20_000): Promise<ReadRecord<T>[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const matching = this.records.filter(filter);
-      if (matching.length >= count) return matching;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`expected ${count} records, saw ${matching.length} after ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+  waitFor(count: number, filter: (r: ReadRecord<T>) => boolean = () => true, timeoutMs = 20_000): Promise<ReadRecord<T>[]> {
+    return this.collected.waitFor(count, filter, timeoutMs, 'records');
   }
 
   async stop(): Promise<void> {

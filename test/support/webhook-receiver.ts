@@ -1,5 +1,6 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Collected } from './collected';
 
 export interface ReceivedWebhook {
   path: string;
@@ -13,8 +14,7 @@ export interface ReceivedWebhook {
  * (200 by default), so tests can script failures.
  */
 export class WebhookReceiver {
-  readonly received: ReceivedWebhook[] = [];
-  private readonly waiters: Array<() => void> = [];
+  private readonly collected = new Collected<ReceivedWebhook>();
   private server!: Server;
   respond: (hook: ReceivedWebhook) => number = () => 200;
 
@@ -33,9 +33,8 @@ export class WebhookReceiver {
         }
         const hook = { path: req.url ?? '', headers: req.headers, raw, body };
         const status = receiver.respond(hook);
-        if (status >= 200 && status < 300) receiver.received.push(hook);
         res.writeHead(status).end();
-        receiver.waiters.splice(0).forEach((wake) => wake());
+        if (status >= 200 && status < 300) receiver.collected.add(hook);
       });
     });
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
@@ -46,22 +45,14 @@ export class WebhookReceiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
   }
 
+  /** Webhooks answered with a 2xx, in arrival order. */
+  get received(): ReceivedWebhook[] {
+    return this.collected.items;
+  }
+
   /** Resolves with the accepted webhooks matching `filter` once there are `count` of them. */
-  async waitFor(count: number, filter: (h: ReceivedWebhook) => boolean = () => true, timeoutMs = 30_000): Promise<ReceivedWebhook[]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const matching = this.received.filter(filter);
-      if (matching.length >= count) return matching;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`expected ${count} webhooks, received ${matching.length} after ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+  waitFor(count: number, filter: (h: ReceivedWebhook) => boolean = () => true, timeoutMs = 30_000): Promise<ReceivedWebhook[]> {
+    return this.collected.waitFor(count, filter, timeoutMs, 'webhooks');
   }
 
   async stop(): Promise<void> {
