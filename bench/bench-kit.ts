@@ -4,12 +4,18 @@ import { join } from 'node:path';
 
 export const repoRoot = join(__dirname, '..');
 
+const children = new Set<ChildProcess>();
+// A benchmark that fails half-way must not leave services behind, answering the next run's health checks.
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
 /** Starts a service's compiled main (run `npm run build` first) and resolves when /health/ready answers 200. */
 export async function startService(name: 'ingest' | 'router' | 'delivery', env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [join(repoRoot, 'dist', 'apps', name, 'src', 'main.js')], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', NODE_OPTIONS: `--disable-warning=TimeoutNegativeWarning --max-old-space-size=160 --max-semi-space-size=8 ${process.env.BENCH_NODE_OPTIONS ?? ''}`, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);

@@ -35,6 +35,8 @@ async function phase(name: string, destinations: number, hangingDestinations: nu
     DELIVERY_COMMIT_INTERVAL_MS: '200',
     DELIVERY_SHUTDOWN_GRACE_MS: '0',
     TOPIC_PARTITIONS: '4',
+    // Any DELIVERY_* setting given to the benchmark wins, to compare tunings.
+    ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith('DELIVERY_') && v !== undefined)) as Record<string, string>,
   });
   const { app } = await startDeliveryIn(env);
   const producer = await JobProducer.connect(namespace);

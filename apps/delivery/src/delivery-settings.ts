@@ -72,8 +72,9 @@ export const DELIVERY_DEFAULTS = {
   retryJitterRatio: 0.2,
   retryWindowMs: 4 * HOUR,
   retryAfterMaxMs: HOUR,
-  // Enough to keep every destination's 64 requests busy; more only holds memory (see README, memory).
-  maxInFlightPerPartition: 200,
+  // Room for jobs of healthy destinations to pass those waiting on a dead one (isolation: 97 %
+  // of throughput kept at 1000, 52 % at 200; see README).
+  maxInFlightPerPartition: 1000,
   maxInFlightPerDestination: 64,
   breakerFailureThreshold: 5,
   breakerOpenMs: 30 * SECOND,

@@ -1,4 +1,4 @@
-import { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import { Consumer, EachBatchPayload, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
 import { Clock } from '../http/clock';
@@ -108,7 +108,7 @@ export class DeliveryConsumer {
       progress.take(offset);
       resolveOffset(message.offset);
       this.track(
-        this.worker.process({ topic, partition, offset: message.offset, key: message.key, value: message.value, headers: message.headers }),
+        this.worker.process({ topic, partition, offset: message.offset, key: detach(message.key), value: detach(message.value), headers: detachHeaders(message.headers) }),
         () => {
           progress.finish(offset);
           this.resumeIfRoom(key, progress);
@@ -209,4 +209,20 @@ export class DeliveryConsumer {
       this.drainWaiters.add(wake);
     });
   }
+}
+
+/**
+ * kafkajs hands out slices of the whole fetch response. A job waiting on a slow destination would
+ * keep that response (up to a megabyte) alive; a copy of its own bytes keeps only those.
+ */
+function detach(buffer: Buffer | null): Buffer | null {
+  return buffer === null ? null : Buffer.from(buffer);
+}
+
+function detachHeaders(headers: IHeaders | undefined): IHeaders {
+  const copy: IHeaders = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    copy[name] = Buffer.isBuffer(value) ? Buffer.from(value) : Array.isArray(value) ? value.map((v) => (Buffer.isBuffer(v) ? Buffer.from(v) : v)) : value;
+  }
+  return copy;
 }
