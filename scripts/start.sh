@@ -47,14 +47,23 @@ PORT="${ROUTER_PORT:-8081}" node $SERVICE_NODE_OPTIONS dist/apps/router/src/main
 PORT="${DELIVERY_PORT:-8082}" node $SERVICE_NODE_OPTIONS dist/apps/delivery/src/main.js & pids+=($!)
 
 ingest="http://127.0.0.1:${INGEST_PORT:-8080}"
+declare -A health=(
+  [ingest]="$ingest/health/ready"
+  [router]="http://127.0.0.1:${ROUTER_PORT:-8081}/health/ready"
+  [delivery]="http://127.0.0.1:${DELIVERY_PORT:-8082}/health/ready"
+)
+not_ready() {
+  local name
+  for name in ingest router delivery; do curl -fs "${health[$name]}" >/dev/null 2>&1 || echo "$name"; done
+}
 for _ in $(seq 1 120); do
-  if curl -fs "$ingest/health/ready" >/dev/null 2>&1 \
-    && curl -fs "http://127.0.0.1:${ROUTER_PORT:-8081}/health/ready" >/dev/null 2>&1 \
-    && curl -fs "http://127.0.0.1:${DELIVERY_PORT:-8082}/health/ready" >/dev/null 2>&1; then
-    break
-  fi
+  [ -z "$(not_ready)" ] && break
   sleep 0.5
 done
+if [ -n "$(not_ready)" ]; then
+  echo "not ready after 60 s: $(not_ready | tr '\n' ' ')— see the log lines above" >&2
+  exit 1
+fi
 
 cat <<MSG
 
@@ -69,3 +78,4 @@ See it in Kafka:   npm run kafka:tail -- events
 Ctrl-C stops everything.
 MSG
 wait -n "${pids[@]}" || true
+echo "a Switchyard process stopped (see above); stopping the others" >&2
