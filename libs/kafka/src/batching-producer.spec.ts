@@ -17,7 +17,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 describe('BatchingProducer', () => {
   it('gathers concurrent sends into one sendBatch with acks = all, grouped by topic', async () => {
     const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { lingerMs: 1, maxBatchRecords: 100, maxInFlight: 2, compression: 0 });
+    const batching = new BatchingProducer(producer, { lingerMs: 1, maxBatchRecords: 100, maxBatchBytes: 1e6, maxInFlight: 2, compression: 0 });
     const sends = [batching.send([record('a', '1')]), batching.send([record('b', '2'), record('a', '3')])];
     await tick();
     expect(calls).toHaveLength(1);
@@ -32,7 +32,7 @@ describe('BatchingProducer', () => {
 
   it('rejects every caller of a failed batch', async () => {
     const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { lingerMs: 0, maxBatchRecords: 100, maxInFlight: 1, compression: 0 });
+    const batching = new BatchingProducer(producer, { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e6, maxInFlight: 1, compression: 0 });
     const send = batching.send([record('a', '1')]);
     await tick();
     calls[0].settle(new Error('broker down'));
@@ -41,7 +41,7 @@ describe('BatchingProducer', () => {
 
   it('sends at once when the batch is full, and holds later records while maxInFlight is reached', async () => {
     const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { lingerMs: 1000, maxBatchRecords: 2, maxInFlight: 1, compression: 0 });
+    const batching = new BatchingProducer(producer, { lingerMs: 1000, maxBatchRecords: 2, maxBatchBytes: 1e6, maxInFlight: 1, compression: 0 });
     const first = batching.send([record('a', '1'), record('a', '2')]);
     expect(calls).toHaveLength(1);
     const second = batching.send([record('a', '3'), record('a', '4')]);
@@ -54,5 +54,16 @@ describe('BatchingProducer', () => {
     await second;
     const drained = batching.drain();
     await expect(drained).resolves.toBeUndefined();
+  });
+
+  it('keeps each sendBatch under the byte bound, one caller whole, so the broker never sees an oversize batch', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, { lingerMs: 1, maxBatchRecords: 100, maxBatchBytes: 1000, maxInFlight: 4, compression: 0 });
+    const big = (key: string) => ({ topic: 'a', key, value: 'x'.repeat(400) });
+    const sends = [batching.send([big('1')]), batching.send([big('2')]), batching.send([big('3')]), batching.send([big('4'), big('5'), big('6')])];
+    await tick();
+    expect(calls.map((c) => c.batch.topicMessages?.[0].messages.map((m) => m.key))).toEqual([['1', '2'], ['3'], ['4', '5', '6']]);
+    calls.forEach((c) => c.settle());
+    await Promise.all(sends);
   });
 });

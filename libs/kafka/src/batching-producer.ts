@@ -12,6 +12,12 @@ export interface BatchingProducerOptions {
   lingerMs: number;
   /** Send at once when this many records are waiting. */
   maxBatchRecords: number;
+  /**
+   * Bytes (keys and values) in one sendBatch. The broker refuses a record batch over its
+   * `message.max.bytes` (1 MB by default), and kafkajs does not retry that, so batches stay
+   * below it; one caller's records always go together, even when they alone are larger.
+   */
+  maxBatchBytes: number;
   /** sendBatch calls in flight at once; more waiting records just grow the next batch. */
   maxInFlight: number;
   compression: CompressionTypes;
@@ -20,12 +26,14 @@ export interface BatchingProducerOptions {
 export const DEFAULT_BATCHING: BatchingProducerOptions = {
   lingerMs: 2,
   maxBatchRecords: 5_000,
+  maxBatchBytes: 512 * 1024,
   maxInFlight: 4,
   compression: CompressionTypes.None,
 };
 
 interface Waiter {
   records: OutgoingRecord[];
+  bytes: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
@@ -39,6 +47,7 @@ interface Waiter {
 export class BatchingProducer {
   private waiting: Waiter[] = [];
   private waitingRecords = 0;
+  private waitingBytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
   private readonly idle = new Set<() => void>();
@@ -50,10 +59,12 @@ export class BatchingProducer {
 
   send(records: OutgoingRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
+    const bytes = records.reduce((sum, r) => sum + byteLength(r.key) + byteLength(r.value), 0);
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ records, resolve, reject });
+      this.waiting.push({ records, bytes, resolve, reject });
       this.waitingRecords += records.length;
-      if (this.waitingRecords >= this.options.maxBatchRecords) this.dispatch();
+      this.waitingBytes += bytes;
+      if (this.waitingRecords >= this.options.maxBatchRecords || this.waitingBytes >= this.options.maxBatchBytes) this.dispatch();
       else this.timer ??= setTimeout(() => this.dispatch(), this.options.lingerMs);
     });
   }
@@ -70,10 +81,28 @@ export class BatchingProducer {
   private dispatch(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.waiting.length === 0 || this.inFlight >= this.options.maxInFlight) return;
-    const batch = this.waiting;
-    this.waiting = [];
-    this.waitingRecords = 0;
+    while (this.waiting.length > 0 && this.inFlight < this.options.maxInFlight) this.sendOne(this.takeBatch());
+  }
+
+  /** The oldest waiters whose records fit the byte and record bounds (at least one waiter). */
+  private takeBatch(): Waiter[] {
+    let records = 0;
+    let bytes = 0;
+    let count = 0;
+    for (const w of this.waiting) {
+      const over = records + w.records.length > this.options.maxBatchRecords || bytes + w.bytes > this.options.maxBatchBytes;
+      if (count > 0 && over) break;
+      records += w.records.length;
+      bytes += w.bytes;
+      count += 1;
+    }
+    const batch = this.waiting.splice(0, count);
+    this.waitingRecords -= records;
+    this.waitingBytes -= bytes;
+    return batch;
+  }
+
+  private sendOne(batch: Waiter[]): void {
     this.inFlight += 1;
     this.producer
       .sendBatch({ topicMessages: groupByTopic(batch), acks: -1, compression: this.options.compression })
@@ -100,4 +129,9 @@ function groupByTopic(waiters: Waiter[]): TopicMessages[] {
     }
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}
+
+function byteLength(value: Buffer | string | null): number {
+  if (value === null) return 0;
+  return typeof value === 'string' ? Buffer.byteLength(value) : value.length;
 }

@@ -20,7 +20,8 @@ describe('ingest → Kafka (real broker)', () => {
 
   beforeAll(async () => {
     namespace = freshNamespace('ingest');
-    ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path);
+    // A long linger makes concurrent requests share Kafka batches, as they do under load.
+    ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path, { INGEST_PRODUCE_LINGER_MS: '50' });
     reader = await TopicReader.start<IngestedEvent>([topicNames(namespace).events]);
   });
 
@@ -80,6 +81,14 @@ describe('ingest → Kafka (real broker)', () => {
     const [call] = await callsOf(userId, 1);
     expect(call.event).toBe('Zipped');
     expect(call).not.toHaveProperty('writeKey');
+  });
+
+  it('accepts concurrent requests near the size limit (their Kafka batches stay under the broker limit)', async () => {
+    const userId = 'large-user';
+    const batch = Array.from({ length: 14 }, (_, i) => ({ type: 'track', userId, event: `E${i}`, properties: { pad: 'x'.repeat(30_000) } }));
+    const answers = await Promise.all(Array.from({ length: 6 }, () => post('/v1/batch', { batch })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    await callsOf(userId, 6 * 14);
   });
 
   it('writes nothing of a batch that holds one invalid message, and says which', async () => {
