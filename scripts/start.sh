@@ -4,9 +4,6 @@
 # what it receives. Ctrl-C stops everything this script started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# kafkajs's request queue sets a negative timer when it is not throttled; Node 24 clamps it to
-# 1 ms (what kafkajs means) but warns on every connection. The warning is noise, not a fault.
-export NODE_OPTIONS="${NODE_OPTIONS:-} --disable-warning=TimeoutNegativeWarning"
 # The services stay within 200 MB of RSS at full load with the V8 heap bounded (see README, memory).
 export SERVICE_NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=8"
 
@@ -14,19 +11,12 @@ export SERVICE_NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=8"
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 export WORKSPACE_CONFIG="${WORKSPACE_CONFIG:-$PWD/config/workspace.example.yaml}"
-export KAFKA_BROKERS="${KAFKA_BROKERS:-}"
 export ADMIN_TOKEN="${ADMIN_TOKEN:-demo-admin-token-change-me}"
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
 export HOST="${HOST:-127.0.0.1}"
 
-started_kafka=0
-if [ -z "$KAFKA_BROKERS" ]; then
-  if ! bash scripts/kafka/kafka.sh status >/dev/null 2>&1; then
-    bash scripts/kafka/kafka.sh start
-    started_kafka=1
-  fi
-  export KAFKA_BROKERS="127.0.0.1:${KAFKA_PORT:-9092}"
-fi
+# shellcheck source=scripts/lib/local-env.sh
+source scripts/lib/local-env.sh
 
 pids=()
 stop_all() {
@@ -34,7 +24,7 @@ stop_all() {
   echo; echo "stopping…"
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait "${pids[@]}" 2>/dev/null || true
-  if [ "$started_kafka" = 1 ]; then bash scripts/kafka/kafka.sh stop; fi
+  stop_started_kafka
 }
 trap stop_all INT TERM EXIT
 
