@@ -1,7 +1,7 @@
 /**
  * Ingest throughput: events/s acknowledged by the broker (acks = all) through /v1/batch with
  * 100 messages of ~500 bytes, then requests/s of single /v1/track calls, with latency
- * percentiles, ingest's CPU and peak RSS. Ingest runs as its own process (compiled), the broker
+ * percentiles, ingest's CPU and peak RSS; then p50/p99 at half of each measured load. Ingest runs as its own process (compiled), the broker
  * on the same machine, the load from this process over keep-alive connections on 127.0.0.1.
  *
  *   npm run build && node -r @swc-node/register bench/ingest-throughput.ts [seconds=10] [connections=32]
@@ -48,6 +48,32 @@ async function load(pool: Pool, path: string, body: () => string, eventsPerReque
   return { requestsPerS: latencies.length / elapsed, eventsPerS: (latencies.length * eventsPerRequest) / elapsed, failures, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
+/** Open loop at a fixed rate (what a fleet of clients does), so latency is not hidden by back-pressure. */
+async function loadAtRate(pool: Pool, path: string, body: () => string, ratePerS: number, durationS: number) {
+  const latencies: number[] = [];
+  let failures = 0;
+  const inFlight: Promise<void>[] = [];
+  const start = Date.now();
+  let sent = 0;
+  for (let tick = 0; tick < durationS * 100; tick++) {
+    const wait = start + tick * 10 - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    for (; sent < ((tick + 1) * ratePerS) / 100; sent++) {
+      const started = performance.now();
+      inFlight.push(
+        pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: body() }).then(async (res) => {
+          await res.body.dump();
+          if (res.statusCode === 200) latencies.push(performance.now() - started);
+          else failures += 1;
+        }),
+      );
+    }
+  }
+  await Promise.all(inFlight);
+  latencies.sort((a, b) => a - b);
+  return { failures, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
 async function main() {
   const ingest = await startService('ingest', {
     WORKSPACE_CONFIG: `${repoRoot}/config/workspace.example.yaml`,
@@ -69,6 +95,9 @@ async function main() {
     console.log(`machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${seconds} s per phase`);
     console.log(`/v1/batch x100: ${fmt(batch.eventsPerS)} events/s acknowledged (${fmt(batch.requestsPerS)} req/s), p50 ${fmt(batch.p50, 1)} ms, p99 ${fmt(batch.p99, 1)} ms, failures ${batch.failures}, ingest CPU ${fmt(batchCpu * 100)}%`);
     console.log(`/v1/track:      ${fmt(single.requestsPerS)} requests/s, p50 ${fmt(single.p50, 1)} ms, p99 ${fmt(single.p99, 1)} ms, failures ${single.failures}, ingest CPU ${fmt(singleCpu * 100)}%`);
+    const halfBatch = await loadAtRate(pool, '/v1/batch', batchBody, batch.requestsPerS / 2, seconds);
+    const halfSingle = await loadAtRate(pool, '/v1/track', () => JSON.stringify(event(i++)), single.requestsPerS / 2, seconds);
+    console.log(`at half load: /v1/batch ${fmt(batch.eventsPerS / 2)} events/s → p50 ${fmt(halfBatch.p50, 1)} ms, p99 ${fmt(halfBatch.p99, 1)} ms (failures ${halfBatch.failures}); /v1/track ${fmt(single.requestsPerS / 2)} req/s → p50 ${fmt(halfSingle.p50, 1)} ms, p99 ${fmt(halfSingle.p99, 1)} ms (failures ${halfSingle.failures})`);
     console.log(`ingest peak RSS: ${fmt(peakRssMb(ingest.pid))} MB`);
   } finally {
     await pool.close();
