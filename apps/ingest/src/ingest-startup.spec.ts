@@ -1,0 +1,27 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@switchyard/telemetry';
+import { ingestSettingsFromEnv } from './ingest-settings';
+import { startIngest } from './ingest.app';
+
+const env = (over: NodeJS.ProcessEnv) => ({ WORKSPACE_CONFIG: '/dev/null', ...over });
+
+describe('ingest start-up refuses bad configuration with a message naming it', () => {
+  it.each([
+    [{ PORT: 'eighty' }, /port/],
+    [{ KAFKA_BROKERS: 'localhost' }, /KAFKA_BROKERS/],
+    [{ INGEST_MAX_MESSAGE_BYTES: '10' }, /maxMessageBytes must not be less than 1024/],
+    [{ ADMIN_TOKEN: 'short' }, /ADMIN_TOKEN/],
+    [{ WORKSPACE_CONFIG: '' }, /WORKSPACE_CONFIG/],
+  ])('%p', (over, message) => {
+    expect(() => ingestSettingsFromEnv(env(over))).toThrow(message);
+  });
+
+  it('stops before listening when the workspace file is invalid', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'switchyard-ws-')), 'workspace.json');
+    writeFileSync(path, JSON.stringify({ sources: [], destinations: [{ id: 'd', type: 'Webhooks', enabled: true, sources: ['ghost'], settings: { webhooks: [{ url: 'https://e.com' }] } }] }));
+    const settings = ingestSettingsFromEnv(env({ WORKSPACE_CONFIG: path, PORT: '0', HOST: '127.0.0.1' }));
+    await expect(startIngest(settings, createLogger('test', 'silent'))).rejects.toThrow(/destinations\[0\]\.sources: unknown source "ghost"/);
+  });
+});
