@@ -15,9 +15,9 @@ const kafka = new Kafka({ clientId: 'switchyard-tail', brokers: (process.env.KAF
 const consumer = kafka.consumer({ groupId: `switchyard-tail-${randomUUID()}` });
 
 async function main() {
+  process.stderr.write(`tailing ${topic} (Ctrl-C to stop); the services create it at start-up\n`);
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
-  process.stderr.write(`tailing ${topic} (Ctrl-C to stop)\n`);
   await consumer.run({
     eachMessage: async ({ partition, message }) => {
       const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
