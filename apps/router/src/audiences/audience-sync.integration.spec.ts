@@ -20,7 +20,8 @@ const identifies = (r: ReadRecord<DeliveryJob>) => r.value.body?.type === 'ident
 const changesIn = (records: ReadRecord<DeliveryJob>[], trait = 'high_value_users') =>
   records.map((r) => `${String(r.value.body.userId)}=${String((r.value.body.traits as Record<string, unknown>)[trait])}`).sort();
 
-describe('router: audience syncs → identify calls (real Kafka)', () => {
+// Both commit modes: membership changes and their identify calls commit together in either.
+describe.each([false, true])('router: audience syncs → identify calls (real Kafka, transactional: %p)', (transactional) => {
   let harness: RouterHarness | undefined;
   afterEach(async () => {
     await harness?.close();
@@ -43,7 +44,7 @@ describe('router: audience syncs → identify calls (real Kafka)', () => {
   }
 
   it('sends every member first, then only changes; a full resync removes the absent; a restart re-sends nothing', async () => {
-    harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] });
+    harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] }, { transactional });
 
     // First sync of a new audience, in two pages: every member enters.
     const first = await sync([snapshot('s1', 1, false, ['a', 'b']), snapshot('s1', 2, true, ['c'])], '2024-03-01T00:00:01.000Z');
@@ -71,7 +72,7 @@ describe('router: audience syncs → identify calls (real Kafka)', () => {
   });
 
   it('syncs a computed trait with its value, a changed value, and null when a user loses it', async () => {
-    harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] });
+    harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] }, { transactional });
     const trait: Computation = { class: 'computed_trait', id: 'ct_1', name: 'Lifetime Value', spaceId: 'spa_1', sourceId: 'web' };
     const members = (values: Record<string, number>) => Object.entries(values).map(([userId, value]) => ({ userId, value }));
 
@@ -87,7 +88,7 @@ describe('router: audience syncs → identify calls (real Kafka)', () => {
     harness = await RouterHarness.start({
       sources: [source('web'), source('ios')],
       destinations: [webhooks('hooks', ['web']), webhooks('ios-hooks', ['ios']), webhooks('off', ['web'], false)],
-    });
+    }, { transactional });
     const jobs = await sync([snapshot('s1', 1, true, ['a'])], '2024-03-03T00:00:01.000Z');
     expect(jobs.map((r) => r.value.destinationId)).toEqual(['hooks']);
   });

@@ -106,8 +106,8 @@ describe('router: events → delivery jobs (real Kafka)', () => {
     expect(dead.every((r) => r.key === key)).toBe(true);
   });
 
-  it('routes the same way without transactions (at-least-once mode)', async () => {
-    harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] }, { transactional: false });
+  it('routes the same way with transactions (ROUTER_TRANSACTIONAL=true)', async () => {
+    harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] }, { transactional: true });
     const call = trackCall();
     await harness.sendCalls('web', [call]);
     await harness.outputs.waitFor(1, (r) => r.value.messageId === call.messageId);

@@ -25,6 +25,9 @@ export interface PipelineOptions {
  * outputs are acknowledged (or inside the same transaction), and the assignment of partitions
  * (audience state follows it).
  */
+/** Partitions whose batches are handled at once in at-least-once mode. */
+const CONCURRENT_PARTITIONS = 4;
+
 export class ConsumeTransformProduce {
   private readonly consumer: Consumer;
   private readonly producer: Producer;
@@ -77,6 +80,10 @@ export class ConsumeTransformProduce {
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
+      // Without transactions the partitions of one fetch are handled side by side, so a batch
+      // does not wait for the produce and commit round trips of every partition before it; a
+      // transaction belongs to one producer, so transactional batches go one at a time.
+      partitionsConsumedConcurrently: this.options.transactional ? 1 : CONCURRENT_PARTITIONS,
       eachBatch: (payload) => this.handleBatch(payload),
     });
     this.running = true;

@@ -77,7 +77,7 @@ export class RouterHarness {
   }
 
   static async start(workspace: WorkspaceFile, options: { transactional?: boolean } = {}): Promise<RouterHarness> {
-    const place = { namespace: freshNamespace('router'), workspace: new WorkspaceFileWriter(workspace), transactional: options.transactional ?? true };
+    const place = { namespace: freshNamespace('router'), workspace: new WorkspaceFileWriter(workspace), transactional: options.transactional ?? false };
     const router = await launchRouter(place);
     const producer = testKafka().producer({ allowAutoTopicCreation: false });
     await producer.connect();
