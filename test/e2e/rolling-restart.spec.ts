@@ -1,5 +1,5 @@
 import { Analytics } from '@switchyard/analytics';
-import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
+import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { freePort, ServiceProcess } from '../support/service-process';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkspaceFile } from '../support/workspace-file';
@@ -72,9 +72,13 @@ describe('rolling restart of every service under load', () => {
 
     expect(exitCodes).toEqual({ ingest: 0, router: 0, delivery: 0 });
     expect(failures).toEqual([]);
-    const all = await receiver.waitFor(sent.size, () => true, 90_000);
-    const delivered = new Set(all.map((h) => String(h.body.messageId)));
-    expect([...sent].filter((id) => !delivered.has(id))).toEqual([]);
+    // At-least-once: a restart may deliver some events twice, so wait for every distinct id.
+    const missing = () => {
+      const delivered = new Set(receiver.received.map((h) => String(h.body.messageId)));
+      return [...sent].filter((id) => !delivered.has(id));
+    };
+    await eventually(() => missing().length === 0, 90_000, 'every sent event at the receiver').catch(() => undefined);
+    expect(missing()).toEqual([]);
     expect(sent.size).toBeGreaterThan(300);
   }, 240_000);
 });

@@ -96,7 +96,9 @@ describe('delivery service (real Kafka, real receivers)', () => {
     expect(attempts).toBeGreaterThanOrEqual(3);
     const first = Date.parse(dead.headers[DELIVERY_HEADERS.firstAttemptAt]);
     const last = Date.parse(dead.headers[DELIVERY_HEADERS.lastAttemptAt]);
-    expect(last - first).toBeLessThanOrEqual(1000);
+    // No retry is scheduled past the 1 s window; on a loaded machine an attempt may start a
+    // little after its due time (a paused partition resumes on a timer), hence the margin.
+    expect(last - first).toBeLessThanOrEqual(1000 + 500);
     // Every attempt tried both URLs, in order, from the first.
     expect(a.requests).toHaveLength(attempts);
     expect(b.requests).toHaveLength(attempts);

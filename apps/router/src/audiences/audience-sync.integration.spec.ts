@@ -30,24 +30,28 @@ describe.each([false, true])('router: audience syncs → identify calls (real Ka
 
   let sentinels = 0;
   /**
-   * Sends the syncs, then a one-member sync of a sentinel audience on the same partition, and
-   * returns every identify job of the syncs once the sentinel's job is out: all of them, since
-   * the partition is handled in order.
+   * Sends the syncs, then a one-member sync of a sentinel audience on the same input partition,
+   * and returns the identify jobs of the syncs once the sentinel's job and `expected` jobs are out.
+   * The jobs land on several deliveries partitions, read in no set order, so the sentinel alone
+   * does not prove the others are read; anything beyond `expected` read by then fails the caller's
+   * exact comparison.
    */
-  async function sync(bodies: AudienceSyncBody[], receivedAt: string): Promise<ReadRecord<DeliveryJob>[]> {
+  async function sync(bodies: AudienceSyncBody[], receivedAt: string, expected: number): Promise<ReadRecord<DeliveryJob>[]> {
     for (const body of bodies) await harness!.syncAudience(body, receivedAt, 0);
     sentinels += 1;
     const sentinel: Computation = { ...audience, id: 'sentinel', name: 'Sentinel' };
     await harness!.syncAudience({ syncId: `x${sentinels}`, computation: sentinel, delta: { added: [{ userId: `sentinel-${sentinels}` }], removed: [] } }, receivedAt, 0);
     await harness!.outputs.waitFor(1, (r) => identifies(r) && r.value.body.userId === `sentinel-${sentinels}`);
-    return harness!.outputs.records.filter((r) => identifies(r) && r.value.body.timestamp === receivedAt && !String(r.value.body.userId).startsWith('sentinel-'));
+    const ofThisSync = (r: ReadRecord<DeliveryJob>) => identifies(r) && r.value.body.timestamp === receivedAt && !String(r.value.body.userId).startsWith('sentinel-');
+    await harness!.outputs.waitFor(expected, ofThisSync);
+    return harness!.outputs.records.filter(ofThisSync);
   }
 
   it('sends every member first, then only changes; a full resync removes the absent; a restart re-sends nothing', async () => {
     harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] }, { transactional });
 
     // First sync of a new audience, in two pages: every member enters.
-    const first = await sync([snapshot('s1', 1, false, ['a', 'b']), snapshot('s1', 2, true, ['c'])], '2024-03-01T00:00:01.000Z');
+    const first = await sync([snapshot('s1', 1, false, ['a', 'b']), snapshot('s1', 2, true, ['c'])], '2024-03-01T00:00:01.000Z', 3);
     expect(changesIn(first)).toEqual(['a=true', 'b=true', 'c=true']);
     expect(first[0].value.body).toMatchObject({
       version: 1,
@@ -57,16 +61,16 @@ describe.each([false, true])('router: audience syncs → identify calls (real Ka
     expect(first.map((r) => r.key).sort()).toEqual(['hooks:web:a', 'hooks:web:b', 'hooks:web:c']);
 
     // A delta: only what it changes (b is already in).
-    expect(changesIn(await sync([delta('d1', ['d', 'b'], ['a'])], '2024-03-01T00:00:02.000Z'))).toEqual(['a=false', 'd=true']);
+    expect(changesIn(await sync([delta('d1', ['d', 'b'], ['a'])], '2024-03-01T00:00:02.000Z', 2))).toEqual(['a=false', 'd=true']);
 
     // A full snapshot without c: c leaves, b and d are unchanged and not re-sent.
-    expect(changesIn(await sync([snapshot('s2', 1, true, ['b', 'd'])], '2024-03-01T00:00:03.000Z'))).toEqual(['c=false']);
+    expect(changesIn(await sync([snapshot('s2', 1, true, ['b', 'd'])], '2024-03-01T00:00:03.000Z', 1))).toEqual(['c=false']);
     const beforeRestart = harness.outputs.records.filter(identifies).length;
 
     // Restart: offsets are committed, and the state comes back from the changelog, so a snapshot
     // equal to the current membership announces nothing and one more member is the only change.
     await harness.restartRouter();
-    expect(changesIn(await sync([snapshot('s3', 1, true, ['b', 'd', 'e'])], '2024-03-01T00:00:04.000Z'))).toEqual(['e=true']);
+    expect(changesIn(await sync([snapshot('s3', 1, true, ['b', 'd', 'e'])], '2024-03-01T00:00:04.000Z', 1))).toEqual(['e=true']);
     // Nothing from before the restart came again: one new member and one new sentinel.
     expect(harness.outputs.records.filter(identifies)).toHaveLength(beforeRestart + 2);
   });
@@ -76,11 +80,11 @@ describe.each([false, true])('router: audience syncs → identify calls (real Ka
     const trait: Computation = { class: 'computed_trait', id: 'ct_1', name: 'Lifetime Value', spaceId: 'spa_1', sourceId: 'web' };
     const members = (values: Record<string, number>) => Object.entries(values).map(([userId, value]) => ({ userId, value }));
 
-    const first = await sync([{ syncId: 't1', computation: trait, snapshot: { page: 1, final: true, members: members({ a: 10, b: 20 }) } }], '2024-03-02T00:00:01.000Z');
+    const first = await sync([{ syncId: 't1', computation: trait, snapshot: { page: 1, final: true, members: members({ a: 10, b: 20 }) } }], '2024-03-02T00:00:01.000Z', 2);
     expect(changesIn(first, 'lifetime_value')).toEqual(['a=10', 'b=20']);
     expect(first[0].value.body.context).toMatchObject({ personas: { computation_class: 'computed_trait', computation_key: 'lifetime_value' } });
 
-    const next = await sync([{ syncId: 't2', computation: trait, snapshot: { page: 1, final: true, members: members({ a: 15 }) } }], '2024-03-02T00:00:02.000Z');
+    const next = await sync([{ syncId: 't2', computation: trait, snapshot: { page: 1, final: true, members: members({ a: 15 }) } }], '2024-03-02T00:00:02.000Z', 2);
     expect(changesIn(next, 'lifetime_value')).toEqual(['a=15', 'b=null']);
   });
 
@@ -89,7 +93,7 @@ describe.each([false, true])('router: audience syncs → identify calls (real Ka
       sources: [source('web'), source('ios')],
       destinations: [webhooks('hooks', ['web']), webhooks('ios-hooks', ['ios']), webhooks('off', ['web'], false)],
     }, { transactional });
-    const jobs = await sync([snapshot('s1', 1, true, ['a'])], '2024-03-03T00:00:01.000Z');
+    const jobs = await sync([snapshot('s1', 1, true, ['a'])], '2024-03-03T00:00:01.000Z', 1);
     expect(jobs.map((r) => r.value.destinationId)).toEqual(['hooks']);
   });
 });
