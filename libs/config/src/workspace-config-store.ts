@@ -1,4 +1,4 @@
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { readFileSync, Stats, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Logger } from 'pino';
@@ -58,13 +58,16 @@ export type WorkspaceChangeListener = (config: WorkspaceConfig) => void;
 export class WorkspaceConfigStore {
   private index: WorkspaceIndex;
   private readonly listeners = new Set<WorkspaceChangeListener>();
-  private watching = false;
+  private poller: NodeJS.Timeout | undefined;
+  /** The file version last read (valid or not), taken before reading so an edit during the read is seen later. */
+  private seen: FileVersion;
 
   constructor(
     readonly path: string,
     private readonly logger: Logger,
     private readonly pollIntervalMs = 500,
   ) {
+    this.seen = versionOf(path);
     this.index = new WorkspaceIndex(loadWorkspaceConfig(path));
   }
 
@@ -94,13 +97,21 @@ export class WorkspaceConfigStore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Polls the file: fs.watch misses editors' atomic rename-over, polling does not. */
+  /**
+   * Polls the file: fs.watch misses editors' atomic rename-over, polling does not. Each poll is
+   * compared with the version last read, not with the previous poll (as fs.watchFile does): an
+   * edit made between the load and a watcher's first look would otherwise become its baseline
+   * and never be applied.
+   */
   watch(): void {
-    if (this.watching) return;
-    this.watching = true;
-    watchFile(this.path, { interval: this.pollIntervalMs, persistent: false }, (curr, prev) => {
-      if (curr.mtimeMs !== prev.mtimeMs || curr.size !== prev.size) this.reload();
-    });
+    if (this.poller) return;
+    this.poller = setInterval(() => {
+      const current = versionOf(this.path);
+      if (sameVersion(current, this.seen)) return;
+      this.seen = current;
+      this.reload();
+    }, this.pollIntervalMs);
+    this.poller.unref();
   }
 
   /** Re-reads the file now. Returns false (and keeps the current configuration) when it is invalid. */
@@ -120,8 +131,22 @@ export class WorkspaceConfigStore {
   }
 
   close(): void {
-    if (this.watching) unwatchFile(this.path);
-    this.watching = false;
+    clearInterval(this.poller);
+    this.poller = undefined;
     this.listeners.clear();
   }
+}
+
+type FileVersion = Pick<Stats, 'mtimeMs' | 'size' | 'ino'>;
+
+function versionOf(path: string): FileVersion {
+  try {
+    return statSync(path);
+  } catch {
+    return { mtimeMs: 0, size: 0, ino: 0 };
+  }
+}
+
+function sameVersion(a: FileVersion, b: FileVersion): boolean {
+  return a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
 }
