@@ -16,7 +16,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { cpuSeconds, fmt, peakRssMb, percentile, startService, stopService } from './bench-kit';
+import { cpuSeconds, fmt, peakRssMb, percentile, startService } from './bench-kit';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -82,7 +82,7 @@ async function main() {
   try {
     let i = 0;
     // Throughput: keep at most ~20k events ahead of the receiver, so the figure is what delivery sustains.
-    const cpu0 = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuSeconds(p.pid)]));
+    const cpu0 = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuSeconds(p.child.pid)]));
     const t0 = Date.now();
     const until = t0 + seconds * 1000;
     const workers = Array.from({ length: 8 }, async () => {
@@ -98,7 +98,7 @@ async function main() {
     await waitUntil(() => receiver.receipts.length >= i, 120_000);
     const elapsed = (Date.now() - t0) / 1000;
     const throughput = receiver.receipts.length / elapsed;
-    const cpu = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, (cpuSeconds(p.pid) - cpu0[k]) / elapsed]));
+    const cpu = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, (cpuSeconds(p.child.pid) - cpu0[k]) / elapsed]));
 
     // Latency at a fixed open-loop rate, in batches of 10 every 10 ms.
     const before = receiver.receipts.length;
@@ -122,11 +122,11 @@ async function main() {
     console.log(`throughput: ${fmt(throughput)} events/s delivered to the webhook (${fmt(receiver.receipts.length)} events in ${fmt(elapsed, 1)} s)`);
     console.log(`latency at ${fmt(rate)} events/s: p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms (${fmt(latencies.length)} of ${fmt(sent)} received)`);
     for (const [name, p] of Object.entries(procs)) {
-      console.log(`${name.padEnd(8)} CPU ${fmt(cpu[name] * 100)}% during throughput, peak RSS ${fmt(peakRssMb(p.pid))} MB`);
+      console.log(`${name.padEnd(8)} CPU ${fmt(cpu[name] * 100)}% during throughput, peak RSS ${fmt(peakRssMb(p.child.pid))} MB`);
     }
   } finally {
     await pool.close();
-    for (const p of [ingest, router, delivery]) await stopService(p);
+    for (const p of [ingest, router, delivery]) await p.stop();
     receiver.close();
   }
 }

@@ -3,7 +3,7 @@ import { createLogger } from '@switchyard/telemetry';
 import { listeningPort } from '@switchyard/service';
 import { ingestSettingsFromEnv } from '../../apps/ingest/src/ingest-settings';
 import { startIngest } from '../../apps/ingest/src/ingest.app';
-import { testBrokers } from './kafka-test-kit';
+import { testServiceEnv } from './service-env';
 
 export interface RunningIngest {
   app: NestFastifyApplication;
@@ -13,15 +13,7 @@ export interface RunningIngest {
 
 /** Starts ingest in this process on 127.0.0.1 and a free port, writing to `namespace`'s topics. */
 export async function startTestIngest(namespace: string, workspacePath: string, env: NodeJS.ProcessEnv = {}): Promise<RunningIngest> {
-  const settings = ingestSettingsFromEnv({
-    KAFKA_BROKERS: testBrokers(),
-    TOPIC_NAMESPACE: namespace,
-    TOPIC_PARTITIONS: '2',
-    WORKSPACE_CONFIG: workspacePath,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    ...env,
-  });
+  const settings = ingestSettingsFromEnv({ ...testServiceEnv(namespace, workspacePath), ...env });
   const app = await startIngest(settings, createLogger('ingest-test', process.env.TEST_LOG_LEVEL ?? 'silent'));
   return { app, url: `http://127.0.0.1:${listeningPort(app)}`, close: () => app.close() };
 }

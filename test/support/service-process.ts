@@ -3,6 +3,17 @@ import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
 
+export interface ServiceProcessOptions {
+  /** Run the build output (`npm run build`) instead of the source through swc: what benchmarks measure. */
+  compiled?: boolean;
+  /** Extra Node flags (heap bounds, profiling). */
+  nodeOptions?: string;
+}
+
+const running = new Set<ChildProcess>();
+// A run that fails half-way must not leave services behind, answering the next run's health checks.
+process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+
 /**
  * A service run as its own Node process from source (swc on the fly), as in production: needed
  * where jest's module sandbox would defeat the thing under test (OpenTelemetry's instrumentation,
@@ -20,12 +31,16 @@ export class ServiceProcess {
     child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
   }
 
-  static async start(name: 'ingest' | 'router' | 'delivery', port: number, env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps', name, 'src', 'main.ts')], {
+  static async start(name: 'ingest' | 'router' | 'delivery', port: number, env: NodeJS.ProcessEnv, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
+    const entry = options.compiled ? [join(root, 'dist', 'apps', name, 'src', 'main.js')] : ['-r', '@swc-node/register', join(root, 'apps', name, 'src', 'main.ts')];
+    const nodeOptions = [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ');
+    const child = spawn(process.execPath, entry, {
       cwd: root,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', KAFKAJS_NO_PARTITIONER_WARNING: '1', ...env },
+      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKAJS_NO_PARTITIONER_WARNING: '1', ...env, PORT: String(port), NODE_OPTIONS: nodeOptions },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     const service = new ServiceProcess(name, child, port);
     await service.ready();
     return service;

@@ -1,4 +1,5 @@
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -10,6 +11,11 @@ export class WorkspaceFile {
     this.path = join(mkdtempSync(join(tmpdir(), 'switchyard-ws-')), 'workspace.json');
     this.update(config);
   }
+
+  /** Deletes the file and its temporary folder. */
+  remove = (): void => {
+    rmSync(dirname(this.path), { recursive: true, force: true });
+  };
 
   update(config: object | string): void {
     const next = `${this.path}.next`;

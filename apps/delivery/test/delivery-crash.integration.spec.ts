@@ -1,31 +1,12 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { topicNames } from '@switchyard/contracts';
 import { freshNamespace, testKafka } from '../../../test/support/kafka-test-kit';
+import { freePort, ServiceProcess } from '../../../test/support/service-process';
 import { deliveryEnv, job, JobProducer, Receiver, writeWorkspace } from './delivery-harness';
 
-const ROOT = join(__dirname, '..', '..', '..');
-
-/** Runs delivery as its own process (as in production) and resolves once it consumes. */
-function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/delivery/src/main.ts'], {
-    cwd: ROOT,
-    // A short session timeout: the restarted instance gets the killed one's partitions in seconds.
-    env: { ...process.env, KAFKA_SESSION_TIMEOUT_MS: '6000', ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('"msg":"delivery consuming"')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`delivery exited with ${code} before consuming`)));
-  });
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', resolve));
+/** Runs delivery as its own process (as in production); resolves once it is ready (group joined). */
+async function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
+  // A short session timeout: the restarted instance gets the killed one's partitions in seconds.
+  return ServiceProcess.start('delivery', await freePort(), { KAFKA_SESSION_TIMEOUT_MS: '6000', ...env, LOG_LEVEL: 'info' });
 }
 
 describe('delivery process crashes and restarts', () => {
@@ -45,21 +26,17 @@ describe('delivery process crashes and restarts', () => {
     const env = deliveryEnv(namespace, workspace.path, { DELIVERY_REQUEST_TIMEOUT_MS: '2000', DELIVERY_RETRY_WINDOW_MS: '60000', DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION: '8' });
 
     const first = await spawnDelivery(env);
-    cleanups.push(() => first.kill('SIGKILL'));
+    cleanups.push(() => first.stop('SIGKILL'));
     const producer = await JobProducer.connect(namespace);
     cleanups.push(() => producer.close());
     await producer.send(...jobs);
     await hook.waitForRequests(10);
-    first.kill('SIGKILL');
-    await exited(first);
+    await first.stop('SIGKILL');
     const seenBeforeRestart = new Set(hook.requests.map((r) => JSON.parse(r.rawBody.toString()).messageId));
     expect(seenBeforeRestart.size).toBeLessThan(jobs.length);
 
     const second = await spawnDelivery(env);
-    cleanups.push(async () => {
-      second.kill('SIGTERM');
-      await exited(second);
-    });
+    cleanups.push(() => second.stop('SIGTERM'));
     const delivered = () => new Set(hook.requests.map((r) => JSON.parse(r.rawBody.toString()).messageId as string));
     while (delivered().size < jobs.length) await hook.waitForRequests(hook.requests.length + 1, 30_000);
     expect([...delivered()].sort()).toEqual(jobs.map((j) => j.messageId).sort());
@@ -75,14 +52,13 @@ describe('delivery process crashes and restarts', () => {
     const jobs = Array.from({ length: 5 }, (_, i) => job('dest-a', i));
 
     const service = await spawnDelivery(env);
-    cleanups.push(() => service.kill('SIGKILL'));
+    cleanups.push(() => service.stop('SIGKILL'));
     const producer = await JobProducer.connect(namespace);
     cleanups.push(() => producer.close());
     await producer.send(...jobs);
     // Every request has arrived and none is answered yet (300 ms): SIGTERM lands mid-flight.
     await hook.waitForRequests(jobs.length);
-    service.kill('SIGTERM');
-    await exited(service);
+    expect(await service.stop('SIGTERM')).toBe(0);
 
     const admin = testKafka().admin();
     await admin.connect();

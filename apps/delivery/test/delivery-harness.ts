@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
@@ -10,7 +10,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DeliveryJob, deliveryJobId, topicNames } from '@switchyard/contracts';
 import { listeningPort } from '@switchyard/service';
 import { createLogger } from '@switchyard/telemetry';
-import { testBrokers, testKafka } from '../../../test/support/kafka-test-kit';
+import { testKafka } from '../../../test/support/kafka-test-kit';
+import { testServiceEnv } from '../../../test/support/service-env';
+import { WorkspaceFile } from '../../../test/support/workspace-file';
 import { deliverySettingsFromEnv } from '../src/delivery-settings';
 import { startDelivery } from '../src/delivery.app';
 
@@ -109,28 +111,20 @@ export interface WebhookDestination {
 }
 
 /** A workspace configuration file in a fresh temp dir: one source, the given destinations. */
-export function writeWorkspace(destinations: WebhookDestination[]): { path: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'switchyard-delivery-'));
-  const path = join(dir, 'workspace.json');
-  writeFileSync(path, JSON.stringify({
+export function writeWorkspace(destinations: WebhookDestination[]): WorkspaceFile {
+  return new WorkspaceFile({
     sources: [{ id: 'src-1', name: 'Test source', writeKey: 'write-key-0001' }],
     destinations: destinations.map((d) => ({
       id: d.id, type: 'Webhooks', enabled: true, sources: ['src-1'],
       settings: { webhooks: d.webhooks, ...(d.sharedSecret ? { sharedSecret: d.sharedSecret } : {}) },
     })),
-  }));
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  });
 }
 
 /** Environment for a delivery service on a fresh namespace with a compressed retry schedule. */
 export function deliveryEnv(namespace: string, workspacePath: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    KAFKA_BROKERS: testBrokers(),
-    TOPIC_NAMESPACE: namespace,
-    TOPIC_PARTITIONS: '2',
-    WORKSPACE_CONFIG: workspacePath,
-    PORT: '0',
-    HOST: '127.0.0.1',
+    ...testServiceEnv(namespace, workspacePath),
     LOG_LEVEL: 'silent',
     DELIVERY_RETRY_SCHEDULE_MS: '50,100',
     DELIVERY_RETRY_WINDOW_MS: '1000',

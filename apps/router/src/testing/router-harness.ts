@@ -3,8 +3,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AudienceSyncBody, AudienceSynced, Call, DeliveryJob, eventKey, topicNames, TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { createLogger } from '@switchyard/telemetry';
-import { eventually, freshNamespace, testBrokers, testKafka, TopicReader } from '../../../../test/support/kafka-test-kit';
-import { WorkspaceFile as WorkspaceFileWriter } from '../../../../test/support/workspace-file';
+import { eventually, freshNamespace, testKafka, TopicReader } from '../../../../test/support/kafka-test-kit';
+import { testServiceEnv } from '../../../../test/support/service-env';
+import { WorkspaceFile as WorkspaceFileOnDisk } from '../../../../test/support/workspace-file';
 import { routerGroupId, routerSettingsFromEnv } from '../router-settings';
 import { startRouter } from '../router.app';
 
@@ -42,18 +43,13 @@ export function trackCall(fields: Partial<Call> = {}): Call {
 
 interface RouterPlace {
   namespace: string;
-  workspace: WorkspaceFileWriter;
+  workspace: WorkspaceFileOnDisk;
   transactional: boolean;
 }
 
 async function launchRouter(place: RouterPlace): Promise<NestFastifyApplication> {
   const settings = routerSettingsFromEnv({
-    KAFKA_BROKERS: testBrokers(),
-    TOPIC_NAMESPACE: place.namespace,
-    TOPIC_PARTITIONS: '3',
-    WORKSPACE_CONFIG: place.workspace.path,
-    PORT: '0',
-    HOST: '127.0.0.1',
+    ...testServiceEnv(place.namespace, place.workspace.path, 3),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     ROUTER_TRANSACTIONAL: String(place.transactional),
   });
@@ -77,7 +73,7 @@ export class RouterHarness {
   }
 
   static async start(workspace: WorkspaceFile, options: { transactional?: boolean } = {}): Promise<RouterHarness> {
-    const place = { namespace: freshNamespace('router'), workspace: new WorkspaceFileWriter(workspace), transactional: options.transactional ?? false };
+    const place = { namespace: freshNamespace('router'), workspace: new WorkspaceFileOnDisk(workspace), transactional: options.transactional ?? false };
     const router = await launchRouter(place);
     const producer = testKafka().producer({ allowAutoTopicCreation: false });
     await producer.connect();
