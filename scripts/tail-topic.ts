@@ -7,10 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { topicNames, TopicNames } from '@switchyard/contracts';
+import { registerZstdCodec } from '@switchyard/kafka';
 
 const which = (process.argv[2] ?? 'events') as keyof TopicNames;
 const topics = topicNames(process.env.TOPIC_NAMESPACE ?? 'switchyard');
 const topic = typeof topics[which] === 'string' ? (topics[which] as string) : which;
+registerZstdCodec(); // the services write zstd batches by default
 const kafka = new Kafka({ clientId: 'switchyard-tail', brokers: (process.env.KAFKA_BROKERS ?? 'localhost:9092').split(','), logLevel: logLevel.NOTHING });
 const consumer = kafka.consumer({ groupId: `switchyard-tail-${randomUUID()}` });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Consumer, EachMessagePayload, Kafka, logLevel } from 'kafkajs';
+import { registerZstdCodec } from '@switchyard/kafka';
 import { Collected } from './collected';
 
 /** The broker the integration suites use (global-setup starts a local one when unset). */
@@ -8,6 +9,8 @@ export function testBrokers(): string {
 }
 
 export function testKafka(): Kafka {
+  // The services write zstd batches; the suites read them with a plain client.
+  registerZstdCodec();
   return new Kafka({ clientId: 'switchyard-test', brokers: testBrokers().split(','), logLevel: logLevel.NOTHING });
 }
 

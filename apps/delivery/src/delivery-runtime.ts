@@ -3,7 +3,7 @@ import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { topicNames, TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { BatchingProducer, createKafka, DEFAULT_BATCHING, ensureTopics } from '@switchyard/kafka';
+import { BatchingProducer, compressionType, createKafka, DEFAULT_BATCHING, ensureTopics } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { DeliveryConsumer } from './consumer/delivery-consumer';
 import { DeadLetterStore } from './dead-letters/dead-letter-store';
@@ -47,7 +47,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     this.kafka = createKafka('switchyard-delivery', settings.kafkaBrokers, logger);
     // Retry and dead-letter records keep the job's key; the default (murmur2) partitioner keeps one key on one partition.
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
-    this.batching = new BatchingProducer(this.producer, DEFAULT_BATCHING);
+    this.batching = new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression: compressionType(settings.kafkaCompression) });
     const produce = (records: Parameters<BatchingProducer['send']>[0]) => this.batching.send(records);
     this.client = new UndiciWebhookClient(
       { connectionsPerOrigin: settings.maxInFlightPerDestination, blockPrivateAddresses: settings.blockPrivateAddresses },

@@ -14,6 +14,7 @@ describe('ingest start-up refuses bad configuration with a message naming it', (
     [{ INGEST_MAX_MESSAGE_BYTES: '10' }, /maxMessageBytes must not be less than 1024/],
     [{ ADMIN_TOKEN: 'short' }, /ADMIN_TOKEN/],
     [{ WORKSPACE_CONFIG: '' }, /WORKSPACE_CONFIG/],
+    [{ KAFKA_COMPRESSION: 'lz4' }, /KAFKA_COMPRESSION\) must be one of: zstd, gzip, none/],
   ])('%p', (over, message) => {
     expect(() => ingestSettingsFromEnv(env(over))).toThrow(message);
   });

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
+import { KAFKA_COMPRESSIONS, KafkaCompression } from '@switchyard/kafka';
 import { envNumber, envString } from './settings';
 
 /** Settings every service shares. Each app extends this with its own and validates at start-up. */
@@ -17,6 +18,14 @@ export class CommonSettings {
    */
   @Type(() => Number) @IsInt() @Min(6000) @Max(300_000)
   kafkaSessionTimeoutMs!: number;
+
+  /**
+   * Compression of the record batches this service produces. zstd by default: it cut ingest's
+   * CPU per event (see the README's benchmarks). Consumers of Switchyard's topics outside it must
+   * read zstd (Kafka's own clients do; kafkajs needs a codec), or set this to gzip or none.
+   */
+  @IsIn(KAFKA_COMPRESSIONS as unknown as string[], { message: `kafkaCompression (KAFKA_COMPRESSION) must be one of: ${KAFKA_COMPRESSIONS.join(', ')}` })
+  kafkaCompression!: KafkaCompression;
 
   /** Partitions for topics this service creates; existing topics keep theirs. */
   @Type(() => Number) @IsInt() @Min(1) @Max(1000)
@@ -40,6 +49,7 @@ export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: numbe
     kafkaBrokers: envString(env, 'KAFKA_BROKERS', 'localhost:9092'),
     topicNamespace: envString(env, 'TOPIC_NAMESPACE', 'switchyard'),
     kafkaSessionTimeoutMs: envNumber(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000),
+    kafkaCompression: envString(env, 'KAFKA_COMPRESSION', 'zstd'),
     topicPartitions: envNumber(env, 'TOPIC_PARTITIONS', 6),
     workspaceConfigPath: envString(env, 'WORKSPACE_CONFIG', ''),
     port: envNumber(env, 'PORT', defaultPort),

@@ -2,3 +2,4 @@ export * from './kafka-client';
 export * from './topic-admin';
 export * from './json-codec';
 export * from './batching-producer';
+export * from './compression';

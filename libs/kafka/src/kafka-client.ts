@@ -1,5 +1,6 @@
 import { Kafka, logLevel as KafkaLogLevel, LogEntry } from 'kafkajs';
 import type { Logger } from 'pino';
+import { registerZstdCodec } from './compression';
 
 const LEVEL_NAMES: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [KafkaLogLevel.ERROR]: 'error',
@@ -10,6 +11,7 @@ const LEVEL_NAMES: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 
 /** A kafkajs client whose logs go through the service's pino logger. */
 export function createKafka(clientId: string, brokers: string, logger: Logger): Kafka {
+  registerZstdCodec();
   const kafkaLogger = logger.child({ component: 'kafkajs' });
   return new Kafka({
     clientId,

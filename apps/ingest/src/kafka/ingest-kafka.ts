@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
-import { BatchingProducer, createKafka, DEFAULT_BATCHING, ensureTopics } from '@switchyard/kafka';
+import { BatchingProducer, compressionType, createKafka, DEFAULT_BATCHING, ensureTopics } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { IngestSettings } from '../ingest-settings';
 import { LOGGER, TOPICS } from '../ingest.tokens';
@@ -27,7 +27,11 @@ export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.kafka = createKafka('switchyard-ingest', settings.kafkaBrokers, logger);
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
-    this.batching = new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, lingerMs: settings.produceLingerMs });
+    this.batching = new BatchingProducer(this.producer, {
+      ...DEFAULT_BATCHING,
+      lingerMs: settings.produceLingerMs,
+      compression: compressionType(settings.kafkaCompression),
+    });
     this.producer.on(this.producer.events.DISCONNECT, () => (this.connected = false));
     this.producer.on(this.producer.events.CONNECT, () => (this.connected = true));
     readiness.register('kafka', () => this.connected);

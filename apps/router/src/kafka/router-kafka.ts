@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
-import { ensureTopics } from '@switchyard/kafka';
+import { compressionType, ensureTopics } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { ConsumeTransformProduce } from '../pipeline/consume-transform-produce';
 import { BatchHandler } from '../pipeline/batch-handler';
@@ -88,6 +88,7 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
       groupId: routerGroupId(this.settings, name),
       topics: inputTopics,
       transactional: this.settings.transactional,
+      compression: compressionType(this.settings.kafkaCompression),
       sessionTimeoutMs: this.settings.kafkaSessionTimeoutMs,
     };
     return new ConsumeTransformProduce(this.kafka, options, handler, this.logger.child({ pipeline: name }));

@@ -1,4 +1,4 @@
-import type { Consumer, Message, Producer, TopicMessages } from 'kafkajs';
+import type { CompressionTypes, Consumer, Message, Producer, TopicMessages } from 'kafkajs';
 import { HandledBatch } from './batch-handler';
 import { OutputRecord } from './output-record';
 
@@ -31,12 +31,13 @@ export class TransactionalCommitter implements BatchCommitter {
   constructor(
     private readonly producer: Producer,
     private readonly groupId: string,
+    private readonly compression: CompressionTypes,
   ) {}
 
   async commit(handled: HandledBatch, position: InputPosition): Promise<void> {
     const transaction = await this.producer.transaction();
     try {
-      for (const slice of slices([...handled.outputs, ...handled.changelog])) await transaction.sendBatch({ topicMessages: byTopic(slice), acks: -1 });
+      for (const slice of slices([...handled.outputs, ...handled.changelog])) await transaction.sendBatch({ topicMessages: byTopic(slice), acks: -1, compression: this.compression });
       await transaction.sendOffsets({
         consumerGroupId: this.groupId,
         topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: position.nextOffset }] }],
@@ -58,11 +59,12 @@ export class AcknowledgedCommitter implements BatchCommitter {
   constructor(
     private readonly producer: Producer,
     private readonly consumer: Consumer,
+    private readonly compression: CompressionTypes,
   ) {}
 
   async commit(handled: HandledBatch, position: InputPosition): Promise<void> {
     for (const records of [handled.outputs, handled.changelog]) {
-      for (const slice of slices(records)) await this.producer.sendBatch({ topicMessages: byTopic(slice), acks: -1 });
+      for (const slice of slices(records)) await this.producer.sendBatch({ topicMessages: byTopic(slice), acks: -1, compression: this.compression });
     }
     await this.consumer.commitOffsets([{ topic: position.topic, partition: position.partition, offset: position.nextOffset }]);
   }

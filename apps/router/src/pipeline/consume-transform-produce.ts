@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Partitioners } from 'kafkajs';
+import { CompressionTypes, Partitioners } from 'kafkajs';
 import type { Consumer, EachBatchPayload, Kafka, Producer, ProducerConfig } from 'kafkajs';
 import type { Logger } from 'pino';
 import { AcknowledgedCommitter, BatchCommitter, TransactionalCommitter } from './batch-committer';
@@ -11,6 +11,8 @@ export interface PipelineOptions {
   groupId: string;
   topics: string[];
   transactional: boolean;
+  /** Compression of the output record batches. */
+  compression: CompressionTypes;
   /** How long the group waits for a silent member before moving its partitions. */
   sessionTimeoutMs: number;
 }
@@ -61,8 +63,8 @@ export class ConsumeTransformProduce {
         : common,
     );
     this.committer = options.transactional
-      ? new TransactionalCommitter(this.producer, options.groupId)
-      : new AcknowledgedCommitter(this.producer, this.consumer);
+      ? new TransactionalCommitter(this.producer, options.groupId, options.compression)
+      : new AcknowledgedCommitter(this.producer, this.consumer, options.compression);
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => this.handler.onAssigned?.(payload.memberAssignment));
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
       // kafkajs restarts after retriable errors only; a pipeline that stays down must fail readiness.

@@ -41,4 +41,10 @@ describe('validateCall', () => {
   it('does not accept prototype keys as a type', () => {
     expect(fieldsOf({ type: 'constructor', userId: 'u1' })).toEqual(['type']);
   });
+
+  it('still checks a message that carries its own "constructor" key', () => {
+    // JSON.parse makes it an own property; it must not hide the rules of the message's type.
+    expect(fieldsOf(JSON.parse('{"type":"track","constructor":"x"}'))).toEqual(['event', 'userId']);
+    expect(validateCall(JSON.parse('{"type":"track","userId":"u1","event":"E","constructor":"x"}'))).toEqual([]);
+  });
 });

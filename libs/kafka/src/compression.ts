@@ -1,0 +1,37 @@
+import { promisify } from 'node:util';
+import { constants, zstdCompress, zstdDecompress } from 'node:zlib';
+import { CompressionCodecs, CompressionTypes } from 'kafkajs';
+
+/** Record batch compression a service may produce with (KAFKA_COMPRESSION). */
+export const KAFKA_COMPRESSIONS = ['zstd', 'gzip', 'none'] as const;
+export type KafkaCompression = (typeof KAFKA_COMPRESSIONS)[number];
+
+const TYPES: Record<KafkaCompression, CompressionTypes> = {
+  zstd: CompressionTypes.ZSTD,
+  gzip: CompressionTypes.GZIP,
+  none: CompressionTypes.None,
+};
+
+export function compressionType(name: KafkaCompression): CompressionTypes {
+  return TYPES[name];
+}
+
+const compress = promisify(zstdCompress);
+const decompress = promisify(zstdDecompress);
+// Level 1: the box is CPU-bound long before it is bandwidth-bound, and on events' JSON level 1
+// already shrinks a batch about as much as the default level 3, for three quarters of the CPU.
+const ZSTD_OPTIONS = { params: { [constants.ZSTD_c_compressionLevel]: 1 } };
+
+/**
+ * kafkajs ships no Zstandard codec; Node's zlib has one, which runs on libuv's thread pool, off
+ * the event loop. Compressed batches shrink what kafkajs checksums and copies and what the
+ * broker writes (ingest: ~9 % of its CPU was CRC32C and buffer copies of plain batches). The codec
+ * table is kafkajs's own, one per process, so registering it once lets every client in the
+ * process read and write ZSTD batches.
+ */
+export function registerZstdCodec(): void {
+  CompressionCodecs[CompressionTypes.ZSTD] = () => ({
+    compress: (encoder: { buffer: Buffer }) => compress(encoder.buffer, ZSTD_OPTIONS),
+    decompress: (buffer: Buffer) => decompress(buffer),
+  });
+}
