@@ -1,5 +1,6 @@
-import type { Producer, ProducerBatch } from 'kafkajs';
+import { CompressionTypes, Producer, ProducerBatch } from 'kafkajs';
 import { BatchingProducer } from './batching-producer';
+import { MIN_COMPRESSED_BATCH_BYTES } from './compression';
 
 /** A stand-in producer whose sendBatch calls the test settles by hand. */
 function fakeProducer() {
@@ -65,5 +66,19 @@ describe('BatchingProducer', () => {
     expect(calls.map((c) => c.batch.topicMessages?.[0].messages.map((m) => m.key))).toEqual([['1', '2'], ['3'], ['4', '5', '6']]);
     calls.forEach((c) => c.settle());
     await Promise.all(sends);
+  });
+
+  it('compresses only batches large enough to repay the fixed cost', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e7, maxInFlight: 1, compression: CompressionTypes.ZSTD });
+    const small = batching.send([record('a', 'small')]);
+    await tick();
+    calls[0].settle();
+    await small;
+    const large = batching.send([{ topic: 'a', key: 'large', value: 'x'.repeat(MIN_COMPRESSED_BATCH_BYTES) }]);
+    await tick();
+    calls[1].settle();
+    await large;
+    expect(calls.map((c) => c.batch.compression)).toEqual([CompressionTypes.None, CompressionTypes.ZSTD]);
   });
 });

@@ -1,4 +1,5 @@
 import { CompressionTypes, Message, Producer, TopicMessages } from 'kafkajs';
+import { compressionFor } from './compression';
 
 export interface OutgoingRecord {
   topic: string;
@@ -20,6 +21,7 @@ export interface BatchingProducerOptions {
   maxBatchBytes: number;
   /** sendBatch calls in flight at once; more waiting records just grow the next batch. */
   maxInFlight: number;
+  /** For batches of at least MIN_COMPRESSED_BATCH_BYTES; smaller ones go uncompressed. */
   compression: CompressionTypes;
 }
 
@@ -85,7 +87,7 @@ export class BatchingProducer {
   }
 
   /** The oldest waiters whose records fit the byte and record bounds (at least one waiter). */
-  private takeBatch(): Waiter[] {
+  private takeBatch(): { waiters: Waiter[]; bytes: number } {
     let records = 0;
     let bytes = 0;
     let count = 0;
@@ -96,19 +98,19 @@ export class BatchingProducer {
       bytes += w.bytes;
       count += 1;
     }
-    const batch = this.waiting.splice(0, count);
+    const waiters = this.waiting.splice(0, count);
     this.waitingRecords -= records;
     this.waitingBytes -= bytes;
-    return batch;
+    return { waiters, bytes };
   }
 
-  private sendOne(batch: Waiter[]): void {
+  private sendOne({ waiters, bytes }: { waiters: Waiter[]; bytes: number }): void {
     this.inFlight += 1;
     this.producer
-      .sendBatch({ topicMessages: groupByTopic(batch), acks: -1, compression: this.options.compression })
+      .sendBatch({ topicMessages: groupByTopic(waiters), acks: -1, compression: compressionFor(this.options.compression, bytes) })
       .then(
-        () => batch.forEach((w) => w.resolve()),
-        (error: Error) => batch.forEach((w) => w.reject(error)),
+        () => waiters.forEach((w) => w.resolve()),
+        (error: Error) => waiters.forEach((w) => w.reject(error)),
       )
       .finally(() => {
         this.inFlight -= 1;

@@ -16,6 +16,20 @@ export function compressionType(name: KafkaCompression): CompressionTypes {
   return TYPES[name];
 }
 
+/**
+ * Each compressed record batch costs a fixed ~0.25 ms of CPU on the event loop (zlib builds a
+ * fresh compression context per call) before any byte is saved. Small batches, the ones a
+ * lightly loaded service sends, would pay that on every hop and lose latency (measured: p50 at
+ * 1,000 events/s end to end went from 12 to 70 ms); so only batches this large are compressed,
+ * the ones where bytes, not calls, are the cost.
+ */
+export const MIN_COMPRESSED_BATCH_BYTES = 128 * 1024;
+
+/** The compression for one produce request of `bytes` key and value bytes. */
+export function compressionFor(configured: CompressionTypes, bytes: number): CompressionTypes {
+  return bytes >= MIN_COMPRESSED_BATCH_BYTES ? configured : CompressionTypes.None;
+}
+
 const compress = promisify(zstdCompress);
 const decompress = promisify(zstdDecompress);
 // Level 1: the box is CPU-bound long before it is bandwidth-bound, and on events' JSON level 1

@@ -6,8 +6,9 @@ const record = (bytes: number): OutputRecord => ({ topic: 't', key: 'k', value: 
 describe('slices', () => {
   it('keeps each slice within the byte budget, in order', () => {
     const records = [record(40), record(40), record(40), record(100), record(10)];
-    expect(slices(records, 100).map((s) => s.length)).toEqual([2, 1, 1, 1]);
-    expect(slices(records, 100).flat()).toEqual(records);
+    expect(slices(records, 100).map((s) => s.records.length)).toEqual([2, 1, 1, 1]);
+    expect(slices(records, 100).map((s) => s.bytes)).toEqual([80, 40, 100, 10]);
+    expect(slices(records, 100).flatMap((s) => s.records)).toEqual(records);
   });
 
   it('gives nothing for nothing, and a slice of its own to a record above the budget', () => {

@@ -1,4 +1,5 @@
-import type { CompressionTypes, Consumer, Message, Producer, TopicMessages } from 'kafkajs';
+import type { CompressionTypes, Consumer, Message, Producer, ProducerBatch, TopicMessages } from 'kafkajs';
+import { compressionFor } from '@switchyard/kafka';
 import { HandledBatch } from './batch-handler';
 import { OutputRecord } from './output-record';
 
@@ -37,7 +38,7 @@ export class TransactionalCommitter implements BatchCommitter {
   async commit(handled: HandledBatch, position: InputPosition): Promise<void> {
     const transaction = await this.producer.transaction();
     try {
-      for (const slice of slices([...handled.outputs, ...handled.changelog])) await transaction.sendBatch({ topicMessages: byTopic(slice), acks: -1, compression: this.compression });
+      for (const slice of slices([...handled.outputs, ...handled.changelog])) await transaction.sendBatch(produceRequest(slice, this.compression));
       await transaction.sendOffsets({
         consumerGroupId: this.groupId,
         topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: position.nextOffset }] }],
@@ -64,29 +65,37 @@ export class AcknowledgedCommitter implements BatchCommitter {
 
   async commit(handled: HandledBatch, position: InputPosition): Promise<void> {
     for (const records of [handled.outputs, handled.changelog]) {
-      for (const slice of slices(records)) await this.producer.sendBatch({ topicMessages: byTopic(slice), acks: -1, compression: this.compression });
+      for (const slice of slices(records)) await this.producer.sendBatch(produceRequest(slice, this.compression));
     }
     await this.consumer.commitOffsets([{ topic: position.topic, partition: position.partition, offset: position.nextOffset }]);
   }
 }
 
+/** Records that go out in one produce request, and their key and value bytes. */
+export interface Slice {
+  records: OutputRecord[];
+  bytes: number;
+}
+
 /** Consecutive slices of at most MAX_REQUEST_BYTES of keys and values each (a larger record gets a slice of its own). */
-export function slices(records: OutputRecord[], maxBytes = MAX_REQUEST_BYTES): OutputRecord[][] {
-  const result: OutputRecord[][] = [];
-  let current: OutputRecord[] = [];
-  let bytes = 0;
+export function slices(records: OutputRecord[], maxBytes = MAX_REQUEST_BYTES): Slice[] {
+  const result: Slice[] = [];
+  let current: Slice = { records: [], bytes: 0 };
   for (const record of records) {
     const size = (record.value?.length ?? 0) + Buffer.byteLength(record.key);
-    if (current.length > 0 && bytes + size > maxBytes) {
+    if (current.records.length > 0 && current.bytes + size > maxBytes) {
       result.push(current);
-      current = [];
-      bytes = 0;
+      current = { records: [], bytes: 0 };
     }
-    current.push(record);
-    bytes += size;
+    current.records.push(record);
+    current.bytes += size;
   }
-  if (current.length > 0) result.push(current);
+  if (current.records.length > 0) result.push(current);
   return result;
+}
+
+function produceRequest(slice: Slice, compression: CompressionTypes): ProducerBatch {
+  return { topicMessages: byTopic(slice.records), acks: -1, compression: compressionFor(compression, slice.bytes) };
 }
 
 function byTopic(records: OutputRecord[]): TopicMessages[] {
