@@ -10,7 +10,9 @@ export const repoRoot = join(__dirname, '..');
  * (e.g. --cpu-prof).
  */
 export function startService(name: 'ingest' | 'router' | 'delivery', env: NodeJS.ProcessEnv, port: number): Promise<ServiceProcess> {
-  return ServiceProcess.start(name, port, env, {
+  // The glibc malloc settings the Dockerfile and the Kubernetes ConfigMap give the services.
+  const productionEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', ...env };
+  return ServiceProcess.start(name, port, productionEnv, {
     compiled: true,
     nodeOptions: `--disable-warning=TimeoutNegativeWarning --max-old-space-size=160 --max-semi-space-size=8 ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
   });
