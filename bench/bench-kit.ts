@@ -5,16 +5,24 @@ import { ServiceProcess } from '../test/support/service-process';
 export const repoRoot = join(__dirname, '..');
 
 /**
- * Starts a service's compiled main (run `npm run build` first) with the production heap bounds,
- * as its own process; resolves when /health/ready answers 200. BENCH_NODE_OPTIONS adds flags
- * (e.g. --cpu-prof).
+ * The V8 heap flags the services run with in production (docker/Dockerfile, the Kubernetes
+ * Deployments, scripts/start.sh). Command-line flags: Node refuses --initial-old-space-size in
+ * NODE_OPTIONS.
+ */
+export const SERVICE_HEAP_FLAGS = ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=80'];
+
+/**
+ * Starts a service's compiled main (run `npm run build` first) with the production heap flags
+ * and malloc settings, as its own process; resolves when /health/ready answers 200.
+ * BENCH_NODE_OPTIONS adds flags (e.g. --cpu-prof).
  */
 export function startService(name: 'ingest' | 'router' | 'delivery', env: NodeJS.ProcessEnv, port: number): Promise<ServiceProcess> {
   // The glibc malloc settings the Dockerfile and the Kubernetes ConfigMap give the services.
   const productionEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', ...env };
   return ServiceProcess.start(name, port, productionEnv, {
     compiled: true,
-    nodeOptions: `--disable-warning=TimeoutNegativeWarning --max-old-space-size=160 --max-semi-space-size=8 ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
+    nodeArgs: SERVICE_HEAP_FLAGS,
+    nodeOptions: `--disable-warning=TimeoutNegativeWarning ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
   });
 }
 

@@ -6,8 +6,10 @@ const root = join(__dirname, '..', '..');
 export interface ServiceProcessOptions {
   /** Run the build output (`npm run build`) instead of the source through swc: what benchmarks measure. */
   compiled?: boolean;
-  /** Extra Node flags (heap bounds, profiling). */
+  /** Extra Node flags through NODE_OPTIONS (profiling). */
   nodeOptions?: string;
+  /** Node flags on the command line, before the entry: V8 heap flags NODE_OPTIONS does not accept. */
+  nodeArgs?: string[];
 }
 
 const running = new Set<ChildProcess>();
@@ -34,7 +36,7 @@ export class ServiceProcess {
   static async start(name: 'ingest' | 'router' | 'delivery', port: number, env: NodeJS.ProcessEnv, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
     const entry = options.compiled ? [join(root, 'dist', 'apps', name, 'src', 'main.js')] : ['-r', '@swc-node/register', join(root, 'apps', name, 'src', 'main.ts')];
     const nodeOptions = [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ');
-    const child = spawn(process.execPath, entry, {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
       cwd: root,
       env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKAJS_NO_PARTITIONER_WARNING: '1', ...env, PORT: String(port), NODE_OPTIONS: nodeOptions },
       stdio: ['ignore', 'pipe', 'pipe'],
