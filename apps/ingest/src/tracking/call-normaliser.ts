@@ -27,8 +27,8 @@ export function normaliseCall(raw: JsonObject, request: RequestContext): Call {
   const call: Call = {
     type: raw.type as Call['type'],
     messageId: typeof raw.messageId === 'string' ? raw.messageId : request.newMessageId(),
-    context: { ...request.context, ...asObject(raw.context) },
-    integrations: { ...request.integrations, ...asObject(raw.integrations) },
+    context: mergeUnder(request.context, asObject(raw.context)),
+    integrations: mergeUnder(request.integrations, asObject(raw.integrations)),
     timestamp: normaliseTimestamp(raw.timestamp) ?? receivedAt,
     receivedAt,
   };
@@ -40,6 +40,11 @@ export function normaliseCall(raw: JsonObject, request: RequestContext): Call {
   const sentAt = normaliseTimestamp(raw.sentAt) ?? normaliseTimestamp(request.sentAt);
   if (sentAt) call.sentAt = sentAt;
   return call;
+}
+
+/** `own` over `defaults`; `own` itself when there are no defaults (the usual case: no copy). */
+function mergeUnder(defaults: JsonObject | undefined, own: JsonObject | undefined): JsonObject {
+  return defaults ? { ...defaults, ...own } : (own ?? {});
 }
 
 function copyStrings(from: JsonObject, to: Call, keys: Array<keyof Call & string>): void {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Call, eventKey, IngestedEvent, JsonObject, TopicNames } from '@switchyard/contracts';
-import { BatchingProducer, encodeJson } from '@switchyard/kafka';
+import { BatchingProducer } from '@switchyard/kafka';
 import { Counter, metric, traceHeaders, withProduceSpan } from '@switchyard/telemetry';
 import { LOGGER, TOPICS } from '../ingest.tokens';
 import { normaliseCall, RequestContext } from './call-normaliser';
@@ -31,7 +31,8 @@ export class TrackingService {
         calls.map((call) => ({
           topic: this.topics.events,
           key: eventKey(sourceId, call),
-          value: encodeJson({ sourceId, call } satisfies IngestedEvent),
+          // Text, not a Buffer: kafkajs writes a string straight into the record batch, one copy fewer.
+          value: JSON.stringify({ sourceId, call } satisfies IngestedEvent),
           headers,
         })),
       );
