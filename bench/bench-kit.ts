@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceProcess } from '../test/support/service-process';
 
@@ -31,6 +31,16 @@ export function peakRssMb(pid: number | undefined): number {
   if (!pid) return NaN;
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
+}
+
+/** The local broker's pid (`scripts/kafka/kafka.sh start`), when it runs on this machine. */
+export function localBrokerPid(): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(repoRoot, '.kafka', 'broker.pid'), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && existsSync(`/proc/${pid}`) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** CPU seconds (user + system) a live process has used. */

@@ -1,20 +1,24 @@
 /**
  * Ingest throughput: events/s acknowledged by the broker (acks = all) through /v1/batch with
  * 100 messages of ~500 bytes, then requests/s of single /v1/track calls, with latency
- * percentiles, ingest's CPU and peak RSS; then p50/p99 at half of each measured load. Ingest runs as its own process (compiled), the broker
+ * percentiles, the CPU of ingest, the broker and the load generator, and ingest's peak RSS; then
+ * p50/p99 at half of each measured load. Ingest runs as its own process (compiled), the broker
  * on the same machine, the load from this process over keep-alive connections on 127.0.0.1.
+ * With `replicas` > 1, that many ingest processes share the load, as pods behind a Kubernetes
+ * Service would (undici's BalancedPool spreads the requests).
  *
- *   npm run build && node -r @swc-node/register bench/ingest-throughput.ts [seconds=10] [connections=32]
+ *   npm run build && node -r @swc-node/register bench/ingest-throughput.ts [seconds=10] [connections=32] [replicas=1]
  * Needs a broker: KAFKA_BROKERS, or `npm run kafka:start` for the local one.
  */
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { Pool } from 'undici';
-import { cpuSeconds, fmt, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
+import { BalancedPool, Pool } from 'undici';
+import { cpuSeconds, fmt, localBrokerPid, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 32);
-const port = 18180;
+const replicas = Number(process.argv[4] ?? 1);
+const firstPort = 18180;
 const writeKey = 'demo-website-write-key';
 const auth = `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`;
 
@@ -28,7 +32,7 @@ function event(i: number) {
   };
 }
 
-async function load(pool: Pool, path: string, body: () => string, eventsPerRequest: number, durationS: number, concurrency: number) {
+async function load(pool: Pool | BalancedPool, path: string, body: () => Buffer, eventsPerRequest: number, durationS: number, concurrency: number) {
   const latencies: number[] = [];
   let failures = 0;
   const until = Date.now() + durationS * 1000;
@@ -49,7 +53,7 @@ async function load(pool: Pool, path: string, body: () => string, eventsPerReque
 }
 
 /** Open loop at a fixed rate (what a fleet of clients does), so latency is not hidden by back-pressure. */
-async function loadAtRate(pool: Pool, path: string, body: () => string, ratePerS: number, durationS: number) {
+async function loadAtRate(pool: Pool | BalancedPool, path: string, body: () => Buffer, ratePerS: number, durationS: number) {
   const latencies: number[] = [];
   let failures = 0;
   const inFlight: Promise<void>[] = [];
@@ -74,40 +78,63 @@ async function loadAtRate(pool: Pool, path: string, body: () => string, ratePerS
   return { failures, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
+/** Runs `phase` and reports the CPU that ingest, the broker (when local) and this load generator used meanwhile. */
+async function cpuDuring<T>(ingestPids: Array<number | undefined>, phase: () => Promise<T>): Promise<{ result: T; shares: string }> {
+  const brokerPid = localBrokerPid();
+  const ingestCpu = () => ingestPids.reduce<number>((sum, pid) => sum + cpuSeconds(pid), 0);
+  const before = { ingest: ingestCpu(), broker: cpuSeconds(brokerPid), self: process.cpuUsage() };
+  const started = performance.now();
+  const result = await phase();
+  const elapsed = (performance.now() - started) / 1000;
+  const self = process.cpuUsage(before.self);
+  const pct = (seconds: number) => `${fmt((seconds / elapsed) * 100)}%`;
+  const shares = [
+    `ingest ${pct(ingestCpu() - before.ingest)}`,
+    brokerPid ? `broker ${pct(cpuSeconds(brokerPid) - before.broker)}` : undefined,
+    `load generator ${pct((self.user + self.system) / 1e6)}`,
+  ];
+  return { result, shares: shares.filter(Boolean).join(', ') };
+}
+
 async function main() {
-  const ingest = await startService('ingest', {
+  const env = {
     WORKSPACE_CONFIG: `${repoRoot}/config/workspace.example.yaml`,
     TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`,
     KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
-  }, port);
-  const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
+  };
+  // One after another: the first creates the topics.
+  const ingests = [];
+  for (let r = 0; r < replicas; r++) ingests.push(await startService('ingest', env, firstPort + r));
+  const pids = ingests.map((ingest) => ingest.child.pid);
+  const pool =
+    replicas === 1
+      ? new Pool(ingests[0].url, { connections, pipelining: 1 })
+      : new BalancedPool(ingests.map((ingest) => ingest.url), { connections: Math.ceil(connections / replicas), pipelining: 1 });
   try {
     // Bodies are serialised once, up front: the load generator shares the two cores with ingest
     // and the broker, and every CPU cycle it spends is one ingest cannot use. Ingest assigns the
     // messageIds, so repeating a body still writes distinct calls.
-    const batchBodies = Array.from({ length: 64 }, (_, b) => JSON.stringify({ batch: Array.from({ length: 100 }, (_, k) => event(b * 100 + k)) }));
-    const singleBodies = Array.from({ length: 6400 }, (_, k) => JSON.stringify(event(k)));
+    const batchBodies = Array.from({ length: 64 }, (_, b) => Buffer.from(JSON.stringify({ batch: Array.from({ length: 100 }, (_, k) => event(b * 100 + k)) })));
+    const singleBodies = Array.from({ length: 6400 }, (_, k) => Buffer.from(JSON.stringify(event(k))));
     let i = 0;
     const batchBody = () => batchBodies[i++ % batchBodies.length];
     const singleBody = () => singleBodies[i++ % singleBodies.length];
     const sample = Buffer.byteLength(JSON.stringify(event(0)));
     await load(pool, '/v1/batch', batchBody, 100, 2, connections); // warm-up
-    const cpu0 = cpuSeconds(ingest.child.pid);
-    const batch = await load(pool, '/v1/batch', batchBody, 100, seconds, connections);
-    const batchCpu = (cpuSeconds(ingest.child.pid) - cpu0) / seconds;
-    const cpu1 = cpuSeconds(ingest.child.pid);
-    const single = await load(pool, '/v1/track', singleBody, 1, seconds, connections);
-    const singleCpu = (cpuSeconds(ingest.child.pid) - cpu1) / seconds;
-    console.log(`machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${seconds} s per phase`);
-    console.log(`/v1/batch x100: ${fmt(batch.eventsPerS)} events/s acknowledged (${fmt(batch.requestsPerS)} req/s), p50 ${fmt(batch.p50, 1)} ms, p99 ${fmt(batch.p99, 1)} ms, failures ${batch.failures}, ingest CPU ${fmt(batchCpu * 100)}%`);
-    console.log(`/v1/track:      ${fmt(single.requestsPerS)} requests/s, p50 ${fmt(single.p50, 1)} ms, p99 ${fmt(single.p99, 1)} ms, failures ${single.failures}, ingest CPU ${fmt(singleCpu * 100)}%`);
+    const batchCpu = await cpuDuring(pids, () => load(pool, '/v1/batch', batchBody, 100, seconds, connections));
+    const singleCpu = await cpuDuring(pids, () => load(pool, '/v1/track', singleBody, 1, seconds, connections));
+    const batch = batchCpu.result;
+    const single = singleCpu.result;
+    console.log(`machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${replicas} ingest process(es); ${seconds} s per phase`);
+    console.log(`/v1/batch x100: ${fmt(batch.eventsPerS)} events/s acknowledged (${fmt(batch.requestsPerS)} req/s), p50 ${fmt(batch.p50, 1)} ms, p99 ${fmt(batch.p99, 1)} ms, failures ${batch.failures}; CPU ${batchCpu.shares}`);
+    console.log(`/v1/track:      ${fmt(single.requestsPerS)} requests/s, p50 ${fmt(single.p50, 1)} ms, p99 ${fmt(single.p99, 1)} ms, failures ${single.failures}; CPU ${singleCpu.shares}`);
     const halfBatch = await loadAtRate(pool, '/v1/batch', batchBody, batch.requestsPerS / 2, seconds);
     const halfSingle = await loadAtRate(pool, '/v1/track', singleBody, single.requestsPerS / 2, seconds);
     console.log(`at half load: /v1/batch ${fmt(batch.eventsPerS / 2)} events/s → p50 ${fmt(halfBatch.p50, 1)} ms, p99 ${fmt(halfBatch.p99, 1)} ms (failures ${halfBatch.failures}); /v1/track ${fmt(single.requestsPerS / 2)} req/s → p50 ${fmt(halfSingle.p50, 1)} ms, p99 ${fmt(halfSingle.p99, 1)} ms (failures ${halfSingle.failures})`);
-    console.log(`ingest peak RSS: ${fmt(peakRssMb(ingest.child.pid))} MB`);
+    console.log(`ingest peak RSS: ${pids.map((pid) => `${fmt(peakRssMb(pid))} MB`).join(', ')}`);
   } finally {
     await pool.close();
-    await ingest.stop();
+    await Promise.all(ingests.map((ingest) => ingest.stop()));
   }
 }
 
