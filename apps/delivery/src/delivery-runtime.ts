@@ -79,6 +79,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
         groupId,
         retryTiers: settings.retryScheduleMs.length,
         maxInFlightPerPartition: settings.maxInFlightPerPartition,
+        maxInFlightBytesPerPartition: settings.maxInFlightBytesPerPartition,
         commitIntervalMs: settings.commitIntervalMs,
         shutdownGraceMs: settings.shutdownGraceMs,
         sessionTimeoutMs: settings.kafkaSessionTimeoutMs,

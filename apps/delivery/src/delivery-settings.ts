@@ -36,6 +36,10 @@ export class DeliverySettings extends CommonSettings {
   @Type(() => Number) @IsInt() @Min(1) @Max(100_000)
   maxInFlightPerPartition!: number;
 
+  /** Record bytes of those jobs; the partition also pauses at this bound, so memory stays flat however large events are. */
+  @Type(() => Number) @IsInt() @Min(64 * 1024) @Max(1024 * 1024 * 1024)
+  maxInFlightBytesPerPartition!: number;
+
   /** Concurrent requests to one destination; its further jobs wait in memory. */
   @Type(() => Number) @IsInt() @Min(1) @Max(10_000)
   maxInFlightPerDestination!: number;
@@ -75,6 +79,8 @@ export const DELIVERY_DEFAULTS = {
   // Room for jobs of healthy destinations to pass those waiting on a dead one (isolation: 97 %
   // of throughput kept at 1000, 52 % at 200; see README).
   maxInFlightPerPartition: 1000,
+  // 1,000 jobs of ~500-byte events fit (their records are ~1 KB); larger events pause sooner.
+  maxInFlightBytesPerPartition: 1024 * 1024,
   maxInFlightPerDestination: 64,
   breakerFailureThreshold: 5,
   breakerOpenMs: 30 * SECOND,
@@ -103,6 +109,7 @@ export function deliverySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): D
       retryWindowMs: envNumber(env, 'DELIVERY_RETRY_WINDOW_MS', d.retryWindowMs),
       retryAfterMaxMs: envNumber(env, 'DELIVERY_RETRY_AFTER_MAX_MS', d.retryAfterMaxMs),
       maxInFlightPerPartition: envNumber(env, 'DELIVERY_MAX_IN_FLIGHT_PER_PARTITION', d.maxInFlightPerPartition),
+      maxInFlightBytesPerPartition: envNumber(env, 'DELIVERY_MAX_IN_FLIGHT_BYTES_PER_PARTITION', d.maxInFlightBytesPerPartition),
       maxInFlightPerDestination: envNumber(env, 'DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION', d.maxInFlightPerDestination),
       breakerFailureThreshold: envNumber(env, 'DELIVERY_BREAKER_FAILURE_THRESHOLD', d.breakerFailureThreshold),
       breakerOpenMs: envNumber(env, 'DELIVERY_BREAKER_OPEN_MS', d.breakerOpenMs),

@@ -12,6 +12,8 @@ export interface DeliveryConsumerOptions {
   /** Number of retry topics (one per entry of the retry schedule). */
   retryTiers: number;
   maxInFlightPerPartition: number;
+  /** Record bytes of a partition's unfinished jobs; the partition also pauses at this bound. */
+  maxInFlightBytesPerPartition: number;
   commitIntervalMs: number;
   shutdownGraceMs: number;
   sessionTimeoutMs: number;
@@ -103,13 +105,13 @@ export class DeliveryConsumer {
     const isRetryTopic = topic !== this.topics.deliveries;
     for (const message of batch.messages) {
       if (this.stopping || !isRunning() || isStale()) return;
-      if (progress.size >= this.options.maxInFlightPerPartition) return this.hold(topic, partition, message.offset);
+      if (!this.hasRoom(progress)) return this.hold(topic, partition, message.offset);
       if (isRetryTopic) {
         const waitMs = (readRetryState(message.headers).notBefore ?? 0) - this.clock.now();
         if (waitMs > 0) return this.hold(topic, partition, message.offset, waitMs);
       }
       const offset = Number(message.offset);
-      progress.take(offset);
+      progress.take(offset, (message.key?.length ?? 0) + (message.value?.length ?? 0));
       resolveOffset(message.offset);
       this.track(
         this.worker.process({ topic, partition, offset: message.offset, key: detach(message.key), value: detach(message.value), headers: detachHeaders(message.headers) }),
@@ -148,7 +150,11 @@ export class DeliveryConsumer {
 
   private resumeIfRoom(key: string, progress: PartitionProgress): void {
     const hold = this.held.get(key);
-    if (hold && !hold.cancel && progress.size < this.options.maxInFlightPerPartition) this.resume(key);
+    if (hold && !hold.cancel && this.hasRoom(progress)) this.resume(key);
+  }
+
+  private hasRoom(progress: PartitionProgress): boolean {
+    return progress.hasRoom(this.options.maxInFlightPerPartition, this.options.maxInFlightBytesPerPartition);
   }
 
   private resume(key: string): void {

@@ -6,8 +6,9 @@
  * Offsets are JS numbers: exact up to 2^53, far beyond any partition's lifetime.
  */
 export class PartitionProgress {
-  /** Offsets are taken in increasing order, so insertion order is offset order. */
-  private readonly unfinished = new Set<number>();
+  /** Unfinished offsets and their records' bytes; offsets are taken in increasing order, so insertion order is offset order. */
+  private readonly unfinished = new Map<number, number>();
+  private unfinishedBytes = 0;
   private next: number | undefined;
   private committed: number | undefined;
 
@@ -15,13 +16,31 @@ export class PartitionProgress {
     return this.unfinished.size;
   }
 
-  take(offset: number): void {
-    this.unfinished.add(offset);
+  /** Key and value bytes of the unfinished jobs' records. */
+  get bytes(): number {
+    return this.unfinishedBytes;
+  }
+
+  take(offset: number, bytes = 0): void {
+    this.unfinished.set(offset, bytes);
+    this.unfinishedBytes += bytes;
     this.next = offset + 1;
   }
 
   finish(offset: number): void {
+    this.unfinishedBytes -= this.unfinished.get(offset) ?? 0;
     this.unfinished.delete(offset);
+  }
+
+  /**
+   * Room for another job: fewer unfinished jobs than `maxJobs` and fewer bytes than `maxBytes`.
+   * The byte bound keeps memory flat when events grow (4 KB events took delivery to 300 MB of RSS
+   * at 1,000 jobs per partition); with nothing unfinished there is always room, however large
+   * the next record.
+   */
+  hasRoom(maxJobs: number, maxBytes: number): boolean {
+    if (this.unfinished.size === 0) return true;
+    return this.unfinished.size < maxJobs && this.unfinishedBytes < maxBytes;
   }
 
   /** The offset to commit (the next record to read after a restart), when it moved since the last commit. */
@@ -35,7 +54,7 @@ export class PartitionProgress {
   }
 
   private safeOffset(): number | undefined {
-    for (const lowest of this.unfinished) return lowest;
+    for (const lowest of this.unfinished.keys()) return lowest;
     return this.next;
   }
 }
