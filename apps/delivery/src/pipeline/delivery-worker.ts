@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Destination } from '@switchyard/config';
-import { TopicNames } from '@switchyard/contracts';
+import { destinationIdOfKey, TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
 import { annotateActiveSpan, withRecordSpan } from '@switchyard/telemetry';
 import { Clock } from '../http/clock';
@@ -63,7 +63,18 @@ export class DeliveryWorker {
     this.stopped = true;
   }
 
-  private async attempt(record: IncomingRecord): Promise<NextStep> {
+  /**
+   * The destination's slot is taken before the record is read: jobs queued behind a busy or dead
+   * destination (thousands, by design, so other destinations' jobs can pass them) wait as their
+   * raw bytes rather than as parsed jobs and signed bodies, which outlived V8's young generation
+   * and made most of delivery's GC work.
+   */
+  private attempt(record: IncomingRecord): Promise<NextStep> {
+    const destinationId = destinationIdOfKey(record.key?.toString('utf8') ?? '');
+    return this.deps.limiter.run(destinationId, () => this.attemptInSlot(record));
+  }
+
+  private async attemptInSlot(record: IncomingRecord): Promise<NextStep> {
     const { deps } = this;
     const read = readDeliveryRecord(record.value, record.headers);
     if (!read.ok) return { kind: 'dead', failure: 'unreadable', state: { ...read.state, lastError: read.reason } };
@@ -75,15 +86,13 @@ export class DeliveryWorker {
     });
     const prepared = prepareDispatch(read.job, deps.destination(read.job.destinationId), deps.userAgentToken);
     if (prepared.kind === 'undeliverable') return { kind: 'dead', failure: 'undeliverable', state: { ...read.state, lastError: prepared.reason } };
-    const result = await deps.limiter.run(prepared.plan.destinationId, () =>
-      makeAttempt(prepared.plan, {
-        client: deps.client,
-        breakers: deps.breakers,
-        clock: deps.clock,
-        timeoutMs: deps.requestTimeoutMs,
-        onRequest: (seconds, outcome) => deps.metrics.requestSeconds.observe({ result: outcome }, seconds),
-      }),
-    );
+    const result = await makeAttempt(prepared.plan, {
+      client: deps.client,
+      breakers: deps.breakers,
+      clock: deps.clock,
+      timeoutMs: deps.requestTimeoutMs,
+      onRequest: (seconds, outcome) => deps.metrics.requestSeconds.observe({ result: outcome }, seconds),
+    });
     this.logFailures(read.job.jobId, read.state.attempt + 1, result);
     if (result.verdict === 'delivered') annotateActiveSpan({ 'http.response.status_code': result.status });
     return decideNext(read.state, result, deps.clock.now(), deps.policy, deps.random);

@@ -23,3 +23,9 @@ export function deliveryJobId(messageId: string, destinationId: string): string 
 export function deliveryKey(destinationId: string, sourceId: string, userKey: string): string {
   return `${destinationId}:${sourceId}:${userKey}`;
 }
+
+/** The destination a deliveries-topic key names (destination ids hold no colon), without reading the value. */
+export function destinationIdOfKey(key: string): string {
+  const end = key.indexOf(':');
+  return end < 0 ? key : key.slice(0, end);
+}
