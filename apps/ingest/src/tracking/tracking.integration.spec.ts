@@ -83,6 +83,7 @@ describe('ingest → Kafka (real broker)', () => {
     expect(call).not.toHaveProperty('writeKey');
   });
 
+  // Their produce requests are over 128 KB, so they also go zstd-compressed: reading them back proves that path.
   it('accepts concurrent requests near the size limit (their Kafka batches stay under the broker limit)', async () => {
     const userId = 'large-user';
     const batch = Array.from({ length: 14 }, (_, i) => ({ type: 'track', userId, event: `E${i}`, properties: { pad: 'x'.repeat(30_000) } }));
