@@ -1,7 +1,7 @@
 /**
  * The TypeScript client library's figures, on 127.0.0.1 only; stops by itself (well under a minute).
  *
- *   node -r @swc-node/register bench/client-library.ts      (KAFKA_BROKERS, BENCH_SECONDS to adjust)
+ *   npm run bench:client      (KAFKA_BROKERS, BENCH_SECONDS to adjust)
  *
  * 1. Cost per call: rounds of 10,000 synchronous track() calls, with a local receiver that answers
  *    200 at once; ns per call (validation, JSON encoding, queueing, and starting the batches that

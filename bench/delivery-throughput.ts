@@ -1,7 +1,7 @@
 /**
  * Delivery throughput and isolation, on the local broker and receivers bound to 127.0.0.1.
  *
- *   node -r @swc-node/register bench/delivery-throughput.ts     (KAFKA_BROKERS, BENCH_JOBS to adjust)
+ *   npm run bench:delivery     (KAFKA_BROKERS, BENCH_JOBS to adjust)
  *
  * 1. webhooks/s: BENCH_JOBS jobs for one destination whose receiver answers 200 at once.
  * 2. isolation: the same number of jobs spread over 10 destinations, first all healthy, then

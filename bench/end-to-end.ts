@@ -6,7 +6,7 @@
  *     moment ingest was called to receipt at the webhook.
  * Prints CPU and peak RSS per service.
  *
- *   npm run build && node -r @swc-node/register bench/end-to-end.ts [--seconds 10] [--rate 1000] [--partitions 6] [--bytes 500]
+ *   npm run bench:e2e -- [--seconds 10] [--rate 1000] [--partitions 6] [--bytes 500]
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';

@@ -7,7 +7,7 @@
  * With `replicas` > 1, that many ingest processes share the load, as pods behind a Kubernetes
  * Service would (undici's BalancedPool spreads the requests).
  *
- *   npm run build && node -r @swc-node/register bench/ingest-throughput.ts [seconds=10] [connections=32] [replicas=1]
+ *   npm run bench:ingest -- [seconds=10] [connections=32] [replicas=1]
  * Needs a broker: KAFKA_BROKERS, or `npm run kafka:start` for the local one.
  */
 import { randomUUID } from 'node:crypto';
