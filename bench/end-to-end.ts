@@ -16,7 +16,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { cpuSeconds, fmt, peakRssMb, percentile, startService } from './bench-kit';
+import { cpuSeconds, fmt, localBrokerPid, peakRssMb, percentile, startService } from './bench-kit';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -83,6 +83,9 @@ async function main() {
     let i = 0;
     // Throughput: keep at most ~20k events ahead of the receiver, so the figure is what delivery sustains.
     const cpu0 = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuSeconds(p.child.pid)]));
+    const brokerPid = localBrokerPid();
+    const brokerCpu0 = cpuSeconds(brokerPid);
+    const benchCpu0 = process.cpuUsage();
     const t0 = Date.now();
     const until = t0 + seconds * 1000;
     const workers = Array.from({ length: 8 }, async () => {
@@ -99,6 +102,8 @@ async function main() {
     const elapsed = (Date.now() - t0) / 1000;
     const throughput = receiver.receipts.length / elapsed;
     const cpu = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, (cpuSeconds(p.child.pid) - cpu0[k]) / elapsed]));
+    const brokerCpu = (cpuSeconds(brokerPid) - brokerCpu0) / elapsed;
+    const benchCpu = process.cpuUsage(benchCpu0);
 
     // Latency at a fixed open-loop rate, in batches of 10 every 10 ms.
     const before = receiver.receipts.length;
@@ -124,6 +129,9 @@ async function main() {
     for (const [name, p] of Object.entries(procs)) {
       console.log(`${name.padEnd(8)} CPU ${fmt(cpu[name] * 100)}% during throughput, peak RSS ${fmt(peakRssMb(p.child.pid))} MB`);
     }
+    // The rest of the two cores: the broker (when local) and this process (load and the receiver).
+    if (brokerPid) console.log(`broker   CPU ${fmt(brokerCpu * 100)}% during throughput`);
+    console.log(`bench    CPU ${fmt(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100)}% during throughput (load generator and receiver)`);
   } finally {
     await pool.close();
     for (const p of [ingest, router, delivery]) await p.stop();
