@@ -10,8 +10,12 @@
  *   npm run bench:ingest -- [seconds=10] [connections=32] [replicas=1]
  * Needs a broker: KAFKA_BROKERS, or `npm run kafka:start` for the local one.
  */
+import { execFile, execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { cpus } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { BalancedPool, Pool } from 'undici';
 import { cpuSeconds, fmt, localBrokerPid, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
 
@@ -19,7 +23,10 @@ const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 32);
 const replicas = Number(process.argv[4] ?? 1);
 const firstPort = 18180;
+// BENCH_LOAD=go: the closed-loop phases come from bench/loadgen instead of this process.
+const loadgenName = process.env.BENCH_LOAD === 'go' ? 'go' : 'node';
 const writeKey = 'demo-website-write-key';
+const execFileAsync = promisify(execFile);
 const auth = `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`;
 
 function event(i: number) {
@@ -32,14 +39,35 @@ function event(i: number) {
   };
 }
 
-async function load(pool: Pool | BalancedPool, path: string, body: () => Buffer, eventsPerRequest: number, durationS: number, concurrency: number) {
+interface ClosedLoopResult {
+  requestsPerS: number;
+  eventsPerS: number;
+  failures: number;
+  p50: number;
+  p99: number;
+  /** CPU seconds the load generator itself used. */
+  loadCpuSeconds: number;
+}
+
+/** The ingest processes under test: a pool over them for this process, their URLs for the Go load generator. */
+interface Target {
+  pool: Pool | BalancedPool;
+  urls: string[];
+}
+
+type ClosedLoop = (target: Target, path: string, bodies: Buffer[], eventsPerRequest: number, durationS: number, concurrency: number) => Promise<ClosedLoopResult>;
+
+/** `concurrency` requests at a time from this process (undici), for `durationS` seconds. */
+const nodeClosedLoop: ClosedLoop = async ({ pool }, path, bodies, eventsPerRequest, durationS, concurrency) => {
   const latencies: number[] = [];
   let failures = 0;
+  let next = 0;
+  const cpu0 = process.cpuUsage();
   const until = Date.now() + durationS * 1000;
   const worker = async () => {
     while (Date.now() < until) {
       const started = performance.now();
-      const res = await pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: body() });
+      const res = await pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: bodies[next++ % bodies.length] });
       await res.body.dump();
       if (res.statusCode === 200) latencies.push(performance.now() - started);
       else failures += 1;
@@ -48,8 +76,40 @@ async function load(pool: Pool | BalancedPool, path: string, body: () => Buffer,
   const t0 = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const elapsed = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   latencies.sort((a, b) => a - b);
-  return { requestsPerS: latencies.length / elapsed, eventsPerS: (latencies.length * eventsPerRequest) / elapsed, failures, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    requestsPerS: latencies.length / elapsed,
+    eventsPerS: (latencies.length * eventsPerRequest) / elapsed,
+    failures,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    loadCpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
+};
+
+/**
+ * The same closed loop from bench/loadgen (Go): a Node load generator needs 30–40 % of a core at
+ * 7,000 requests/s, which ingest, sharing the two cores, then cannot use.
+ */
+const goClosedLoop: ClosedLoop = async ({ urls }, path, bodies, eventsPerRequest, durationS, concurrency) => {
+  const bodyFile = join(mkdtempSync(join(tmpdir(), 'switchyard-bench-')), 'bodies.ndjson');
+  writeFileSync(bodyFile, bodies.map((b) => b.toString('utf8')).join('\n'));
+  const args = ['-urls', urls.join(','), '-path', path, '-bodies', bodyFile, '-auth', auth, '-connections', String(concurrency), '-seconds', String(durationS)];
+  const { stdout } = await execFileAsync(goLoadgen(), args);
+  const r = JSON.parse(stdout) as { requestsPerS: number; failures: number; p50Ms: number; p99Ms: number; cpuSeconds: number };
+  return { requestsPerS: r.requestsPerS, eventsPerS: r.requestsPerS * eventsPerRequest, failures: r.failures, p50: r.p50Ms, p99: r.p99Ms, loadCpuSeconds: r.cpuSeconds };
+};
+
+let goBinary: string | undefined;
+
+/** Builds bench/loadgen (standard library only: nothing to download; Go's cache makes a rebuild quick) and returns the binary's path. */
+function goLoadgen(): string {
+  if (!goBinary) {
+    goBinary = join(repoRoot, '.cache', 'loadgen');
+    execFileSync('go', ['build', '-o', goBinary, '.'], { cwd: join(repoRoot, 'bench', 'loadgen'), stdio: 'inherit' });
+  }
+  return goBinary;
 }
 
 /** Open loop at a fixed rate (what a fleet of clients does), so latency is not hidden by back-pressure. */
@@ -78,20 +138,19 @@ async function loadAtRate(pool: Pool | BalancedPool, path: string, body: () => B
   return { failures, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-/** Runs `phase` and reports the CPU that ingest, the broker (when local) and this load generator used meanwhile. */
-async function cpuDuring<T>(ingestPids: Array<number | undefined>, phase: () => Promise<T>): Promise<{ result: T; shares: string }> {
+/** Runs `phase` and reports the CPU that ingest, the broker (when local) and the load generator used meanwhile. */
+async function cpuDuring(ingestPids: Array<number | undefined>, phase: () => Promise<ClosedLoopResult>): Promise<{ result: ClosedLoopResult; shares: string }> {
   const brokerPid = localBrokerPid();
   const ingestCpu = () => ingestPids.reduce<number>((sum, pid) => sum + cpuSeconds(pid), 0);
-  const before = { ingest: ingestCpu(), broker: cpuSeconds(brokerPid), self: process.cpuUsage() };
+  const before = { ingest: ingestCpu(), broker: cpuSeconds(brokerPid) };
   const started = performance.now();
   const result = await phase();
   const elapsed = (performance.now() - started) / 1000;
-  const self = process.cpuUsage(before.self);
   const pct = (seconds: number) => `${fmt((seconds / elapsed) * 100)}%`;
   const shares = [
     `ingest ${pct(ingestCpu() - before.ingest)}`,
     brokerPid ? `broker ${pct(cpuSeconds(brokerPid) - before.broker)}` : undefined,
-    `load generator ${pct((self.user + self.system) / 1e6)}`,
+    `load generator (${loadgenName}) ${pct(result.loadCpuSeconds)}`,
   ];
   return { result, shares: shares.filter(Boolean).join(', ') };
 }
@@ -110,6 +169,8 @@ async function main() {
     replicas === 1
       ? new Pool(ingests[0].url, { connections, pipelining: 1 })
       : new BalancedPool(ingests.map((ingest) => ingest.url), { connections: Math.ceil(connections / replicas), pipelining: 1 });
+  const target: Target = { pool, urls: ingests.map((ingest) => ingest.url) };
+  const closedLoop = loadgenName === 'go' ? goClosedLoop : nodeClosedLoop;
   try {
     // Bodies are serialised once, up front: the load generator shares the two cores with ingest
     // and the broker, and every CPU cycle it spends is one ingest cannot use. Ingest assigns the
@@ -120,9 +181,9 @@ async function main() {
     const batchBody = () => batchBodies[i++ % batchBodies.length];
     const singleBody = () => singleBodies[i++ % singleBodies.length];
     const sample = Buffer.byteLength(JSON.stringify(event(0)));
-    await load(pool, '/v1/batch', batchBody, 100, 2, connections); // warm-up
-    const batchCpu = await cpuDuring(pids, () => load(pool, '/v1/batch', batchBody, 100, seconds, connections));
-    const singleCpu = await cpuDuring(pids, () => load(pool, '/v1/track', singleBody, 1, seconds, connections));
+    await closedLoop(target, '/v1/batch', batchBodies, 100, 2, connections); // warm-up
+    const batchCpu = await cpuDuring(pids, () => closedLoop(target, '/v1/batch', batchBodies, 100, seconds, connections));
+    const singleCpu = await cpuDuring(pids, () => closedLoop(target, '/v1/track', singleBodies, 1, seconds, connections));
     const batch = batchCpu.result;
     const single = singleCpu.result;
     console.log(`machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${replicas} ingest process(es); ${seconds} s per phase`);

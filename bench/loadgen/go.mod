@@ -1,0 +1,3 @@
+module github.com/switchyard-dev/switchyard/bench/loadgen
+
+go 1.22
