@@ -8,6 +8,7 @@
  * Service would (undici's BalancedPool spreads the requests).
  *
  *   npm run bench:ingest -- [seconds=10] [connections=32] [replicas=1]
+ *   BENCH_LOAD=go npm run bench:ingest -- 10 256 2     (closed-loop phases from bench/loadgen, Go + fasthttp)
  * Needs a broker: KAFKA_BROKERS, or `npm run kafka:start` for the local one.
  */
 import { execFile, execFileSync } from 'node:child_process';
@@ -89,8 +90,9 @@ const nodeClosedLoop: ClosedLoop = async ({ pool }, path, bodies, eventsPerReque
 };
 
 /**
- * The same closed loop from bench/loadgen (Go): a Node load generator needs 30–40 % of a core at
- * 7,000 requests/s, which ingest, sharing the two cores, then cannot use.
+ * The same closed loop from bench/loadgen (Go, fasthttp): this process needs 30–45 % of a core
+ * to send 7,000 requests/s, which ingest, sharing the two cores, then cannot use; loadgen needs
+ * about half of that.
  */
 const goClosedLoop: ClosedLoop = async ({ urls }, path, bodies, eventsPerRequest, durationS, concurrency) => {
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'switchyard-bench-')), 'bodies.ndjson');
@@ -103,7 +105,7 @@ const goClosedLoop: ClosedLoop = async ({ urls }, path, bodies, eventsPerRequest
 
 let goBinary: string | undefined;
 
-/** Builds bench/loadgen (standard library only: nothing to download; Go's cache makes a rebuild quick) and returns the binary's path. */
+/** Builds bench/loadgen (its modules come from the Go module proxy on first use; Go's cache makes a rebuild quick) and returns the binary's path. */
 function goLoadgen(): string {
   if (!goBinary) {
     goBinary = join(repoRoot, '.cache', 'loadgen');
