@@ -21,4 +21,9 @@ describe('extractWriteKey', () => {
       expect(extractWriteKey(header as string | undefined, body)).toBeUndefined();
     },
   );
+  it('answers the same for a header it has seen before, and for one with a body fallback', () => {
+    const header = basic('wk_again:');
+    expect([extractWriteKey(header, {}), extractWriteKey(header, {})]).toEqual(['wk_again', 'wk_again']);
+    expect([extractWriteKey('Bearer x', { writeKey: 'a' }), extractWriteKey('Bearer x', { writeKey: 'b' })]).toEqual(['a', 'b']);
+  });
 });
