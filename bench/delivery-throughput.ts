@@ -11,6 +11,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { deliveryEnv, job, JobProducer, Receiver, startDeliveryIn, writeWorkspace } from '../apps/delivery/test/delivery-harness';
+import { machineSpeedMs } from './bench-kit';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
 const PHASE_CAP_MS = 90_000;
@@ -60,7 +61,7 @@ async function phase(name: string, destinations: number, hangingDestinations: nu
 }
 
 async function main(): Promise<void> {
-  console.log(`delivery benchmark: ${JOBS} jobs per phase, 4 partitions, node ${process.version}, broker ${process.env.KAFKA_BROKERS ?? '127.0.0.1:9092'}`);
+  console.log(`delivery benchmark: ${JOBS} jobs per phase, 4 partitions, node ${process.version}, broker ${process.env.KAFKA_BROKERS ?? '127.0.0.1:9092'}, machine speed ${machineSpeedMs().toFixed(0)} ms (lower is faster)`);
   await phase('1 destination', 1, 0);
   const allHealthy = await phase('10 destinations, all healthy', 10, 0);
   const oneDead = await phase('10 destinations, 1 never answers', 10, 1);

@@ -16,7 +16,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { cpuSeconds, fmt, localBrokerPid, peakRssMb, percentile, startService } from './bench-kit';
+import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, peakRssMb, percentile, startService } from './bench-kit';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -123,7 +123,7 @@ async function main() {
     await waitUntil(() => receiver.receipts.length - before >= sent, 60_000);
     const latencies = receiver.receipts.slice(before).map((r) => r.latencyMs).sort((a, b) => a - b);
 
-    console.log(`machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes`);
+    console.log(`machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`);
     console.log(`throughput: ${fmt(throughput)} events/s delivered to the webhook (${fmt(receiver.receipts.length)} events in ${fmt(elapsed, 1)} s)`);
     console.log(`latency at ${fmt(rate)} events/s: p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms (${fmt(latencies.length)} of ${fmt(sent)} received)`);
     for (const [name, p] of Object.entries(procs)) {

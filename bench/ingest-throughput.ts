@@ -18,7 +18,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BalancedPool, Pool } from 'undici';
-import { cpuSeconds, fmt, localBrokerPid, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
+import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 32);
@@ -188,7 +188,7 @@ async function main() {
     const singleCpu = await cpuDuring(pids, () => closedLoop(target, '/v1/track', singleBodies, 1, seconds, connections));
     const batch = batchCpu.result;
     const single = singleCpu.result;
-    console.log(`machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${replicas} ingest process(es); ${seconds} s per phase`);
+    console.log(`machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${replicas} ingest process(es); ${seconds} s per phase; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`);
     console.log(`/v1/batch x100: ${fmt(batch.eventsPerS)} events/s acknowledged (${fmt(batch.requestsPerS)} req/s), p50 ${fmt(batch.p50, 1)} ms, p99 ${fmt(batch.p99, 1)} ms, failures ${batch.failures}; CPU ${batchCpu.shares}`);
     console.log(`/v1/track:      ${fmt(single.requestsPerS)} requests/s, p50 ${fmt(single.p50, 1)} ms, p99 ${fmt(single.p99, 1)} ms, failures ${single.failures}; CPU ${singleCpu.shares}`);
     const halfBatch = await loadAtRate(pool, '/v1/batch', batchBody, batch.requestsPerS / 2, seconds);
