@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceProcess } from '../test/support/service-process';
@@ -72,3 +73,19 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const builtGoTools = new Set<string>();
+
+/**
+ * Builds one of the Go benchmark tools in bench/go (so far the load generator) once per run
+ * and returns its binary's path. Their modules come from the Go module proxy on first use; Go's build cache
+ * makes a rebuild quick.
+ */
+export function goTool(name: 'loadgen'): string {
+  const binary = join(repoRoot, '.cache', name);
+  if (!builtGoTools.has(name)) {
+    execFileSync('go', ['build', '-o', binary, `./${name}`], { cwd: join(repoRoot, 'bench', 'go'), stdio: 'inherit' });
+    builtGoTools.add(name);
+  }
+  return binary;
+}

@@ -8,24 +8,24 @@
  * Service would (undici's BalancedPool spreads the requests).
  *
  *   npm run bench:ingest -- [seconds=10] [connections=32] [replicas=1]
- *   BENCH_LOAD=go npm run bench:ingest -- 10 256 2     (closed-loop phases from bench/loadgen, Go + fasthttp)
+ *   BENCH_TOOLS=go npm run bench:ingest -- 10 256 2     (closed-loop phases from bench/go/loadgen, Go + fasthttp)
  * Needs a broker: KAFKA_BROKERS, or `npm run kafka:start` for the local one.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BalancedPool, Pool } from 'undici';
-import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
+import { cpuSeconds, fmt, goTool, localBrokerPid, machineSpeedMs, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 32);
 const replicas = Number(process.argv[4] ?? 1);
 const firstPort = 18180;
-// BENCH_LOAD=go: the closed-loop phases come from bench/loadgen instead of this process.
-const loadgenName = process.env.BENCH_LOAD === 'go' ? 'go' : 'node';
+// BENCH_TOOLS=go: the closed-loop phases come from bench/go/loadgen instead of this process.
+const loadgenName = process.env.BENCH_TOOLS === 'go' ? 'go' : 'node';
 const writeKey = 'demo-website-write-key';
 const execFileAsync = promisify(execFile);
 const auth = `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`;
@@ -90,7 +90,7 @@ const nodeClosedLoop: ClosedLoop = async ({ pool }, path, bodies, eventsPerReque
 };
 
 /**
- * The same closed loop from bench/loadgen (Go, fasthttp): this process needs 30–45 % of a core
+ * The same closed loop from bench/go/loadgen (fasthttp): this process needs 30–45 % of a core
  * to send 7,000 requests/s, which ingest, sharing the two cores, then cannot use; loadgen needs
  * about half of that.
  */
@@ -98,21 +98,10 @@ const goClosedLoop: ClosedLoop = async ({ urls }, path, bodies, eventsPerRequest
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'switchyard-bench-')), 'bodies.ndjson');
   writeFileSync(bodyFile, bodies.map((b) => b.toString('utf8')).join('\n'));
   const args = ['-urls', urls.join(','), '-path', path, '-bodies', bodyFile, '-auth', auth, '-connections', String(concurrency), '-seconds', String(durationS)];
-  const { stdout } = await execFileAsync(goLoadgen(), args);
+  const { stdout } = await execFileAsync(goTool('loadgen'), args);
   const r = JSON.parse(stdout) as { requestsPerS: number; failures: number; p50Ms: number; p99Ms: number; cpuSeconds: number };
   return { requestsPerS: r.requestsPerS, eventsPerS: r.requestsPerS * eventsPerRequest, failures: r.failures, p50: r.p50Ms, p99: r.p99Ms, loadCpuSeconds: r.cpuSeconds };
 };
-
-let goBinary: string | undefined;
-
-/** Builds bench/loadgen (its modules come from the Go module proxy on first use; Go's cache makes a rebuild quick) and returns the binary's path. */
-function goLoadgen(): string {
-  if (!goBinary) {
-    goBinary = join(repoRoot, '.cache', 'loadgen');
-    execFileSync('go', ['build', '-o', goBinary, '.'], { cwd: join(repoRoot, 'bench', 'loadgen'), stdio: 'inherit' });
-  }
-  return goBinary;
-}
 
 /** Open loop at a fixed rate (what a fleet of clients does), so latency is not hidden by back-pressure. */
 async function loadAtRate(pool: Pool | BalancedPool, path: string, body: () => Buffer, ratePerS: number, durationS: number) {

@@ -1,4 +1,4 @@
-module github.com/switchyard-dev/switchyard/bench/loadgen
+module github.com/switchyard-dev/switchyard/bench/go
 
 go 1.22
 
