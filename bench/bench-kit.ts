@@ -12,15 +12,16 @@ export const repoRoot = join(__dirname, '..');
  */
 export const SERVICE_HEAP_FLAGS = ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=80'];
 
+/** The glibc malloc settings the Dockerfile, the Kubernetes ConfigMap and scripts/start.sh give the services. */
+export const SERVICE_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+
 /**
  * Starts a service's compiled main (run `npm run build` first) with the production heap flags
  * and malloc settings, as its own process; resolves when /health/ready answers 200.
  * BENCH_NODE_OPTIONS adds flags (e.g. --cpu-prof).
  */
 export function startService(name: 'ingest' | 'router' | 'delivery', env: NodeJS.ProcessEnv, port: number): Promise<ServiceProcess> {
-  // The glibc malloc settings the Dockerfile and the Kubernetes ConfigMap give the services.
-  const productionEnv = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', ...env };
-  return ServiceProcess.start(name, port, productionEnv, {
+  return ServiceProcess.start(name, port, { ...SERVICE_MALLOC_ENV, ...env }, {
     compiled: true,
     nodeArgs: SERVICE_HEAP_FLAGS,
     nodeOptions: `--disable-warning=TimeoutNegativeWarning ${process.env.BENCH_NODE_OPTIONS ?? ''}`,

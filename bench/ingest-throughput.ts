@@ -104,7 +104,7 @@ const goClosedLoop: ClosedLoop = async ({ urls }, path, bodies, eventsPerRequest
 };
 
 /** Open loop at a fixed rate (what a fleet of clients does), so latency is not hidden by back-pressure. */
-async function loadAtRate(pool: Pool | BalancedPool, path: string, body: () => Buffer, ratePerS: number, durationS: number) {
+async function loadAtRate(pool: Pool | BalancedPool, path: string, bodies: Buffer[], ratePerS: number, durationS: number) {
   const latencies: number[] = [];
   let failures = 0;
   const inFlight: Promise<void>[] = [];
@@ -116,7 +116,7 @@ async function loadAtRate(pool: Pool | BalancedPool, path: string, body: () => B
     for (; sent < ((tick + 1) * ratePerS) / 100; sent++) {
       const started = performance.now();
       inFlight.push(
-        pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: body() }).then(async (res) => {
+        pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: bodies[sent % bodies.length] }).then(async (res) => {
           await res.body.dump();
           if (res.statusCode === 200) latencies.push(performance.now() - started);
           else failures += 1;
@@ -168,9 +168,6 @@ async function main() {
     // messageIds, so repeating a body still writes distinct calls.
     const batchBodies = Array.from({ length: 64 }, (_, b) => Buffer.from(JSON.stringify({ batch: Array.from({ length: 100 }, (_, k) => event(b * 100 + k)) })));
     const singleBodies = Array.from({ length: 6400 }, (_, k) => Buffer.from(JSON.stringify(event(k))));
-    let i = 0;
-    const batchBody = () => batchBodies[i++ % batchBodies.length];
-    const singleBody = () => singleBodies[i++ % singleBodies.length];
     const sample = Buffer.byteLength(JSON.stringify(event(0)));
     await closedLoop(target, '/v1/batch', batchBodies, 100, 2, connections); // warm-up
     const batchCpu = await cpuDuring(pids, () => closedLoop(target, '/v1/batch', batchBodies, 100, seconds, connections));
@@ -180,8 +177,8 @@ async function main() {
     console.log(`machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${replicas} ingest process(es); ${seconds} s per phase; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`);
     console.log(`/v1/batch x100: ${fmt(batch.eventsPerS)} events/s acknowledged (${fmt(batch.requestsPerS)} req/s), p50 ${fmt(batch.p50, 1)} ms, p99 ${fmt(batch.p99, 1)} ms, failures ${batch.failures}; CPU ${batchCpu.shares}`);
     console.log(`/v1/track:      ${fmt(single.requestsPerS)} requests/s, p50 ${fmt(single.p50, 1)} ms, p99 ${fmt(single.p99, 1)} ms, failures ${single.failures}; CPU ${singleCpu.shares}`);
-    const halfBatch = await loadAtRate(pool, '/v1/batch', batchBody, batch.requestsPerS / 2, seconds);
-    const halfSingle = await loadAtRate(pool, '/v1/track', singleBody, single.requestsPerS / 2, seconds);
+    const halfBatch = await loadAtRate(pool, '/v1/batch', batchBodies, batch.requestsPerS / 2, seconds);
+    const halfSingle = await loadAtRate(pool, '/v1/track', singleBodies, single.requestsPerS / 2, seconds);
     console.log(`at half load: /v1/batch ${fmt(batch.eventsPerS / 2)} events/s → p50 ${fmt(halfBatch.p50, 1)} ms, p99 ${fmt(halfBatch.p99, 1)} ms (failures ${halfBatch.failures}); /v1/track ${fmt(single.requestsPerS / 2)} req/s → p50 ${fmt(halfSingle.p50, 1)} ms, p99 ${fmt(halfSingle.p99, 1)} ms (failures ${halfSingle.failures})`);
     console.log(`ingest peak RSS: ${pids.map((pid) => `${fmt(peakRssMb(pid))} MB`).join(', ')}`);
   } finally {

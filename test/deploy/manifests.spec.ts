@@ -22,6 +22,7 @@ import { topicNames } from '@switchyard/contracts';
 import { deliverySettingsFromEnv } from '../../apps/delivery/src/delivery-settings';
 import { ingestSettingsFromEnv } from '../../apps/ingest/src/ingest-settings';
 import { routerGroupId, routerSettingsFromEnv } from '../../apps/router/src/router-settings';
+import { SERVICE_HEAP_FLAGS, SERVICE_MALLOC_ENV } from '../../bench/bench-kit';
 
 const ROOT = resolve(__dirname, '../..');
 const K8S_DIR = join(ROOT, 'deploy/kubernetes');
@@ -655,6 +656,20 @@ describe('deployment files (offline)', () => {
   describe('semantics the schemas do not check', () => {
     it('holds for the shipped manifests', () => {
       expect(allSemanticProblems(manifests)).toEqual([]);
+    });
+
+    it('runs every service with the heap flags and malloc settings the benchmarks measured (image, manifests, npm start)', () => {
+      const startScript = readFileSync(join(ROOT, 'scripts', 'start.sh'), 'utf8');
+      const dockerfile = readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8');
+      const flags = SERVICE_HEAP_FLAGS.join(' ');
+      for (const service of SERVICES) expect(deploymentOf(manifests, service).template.spec.containers[0].command?.join(' ')).toContain(flags);
+      expect(dockerfile).toContain(`exec node ${flags} dist/apps/`);
+      expect(startScript).toContain(`SERVICE_NODE_OPTIONS="${flags}"`);
+      for (const [name, value] of Object.entries(SERVICE_MALLOC_ENV)) {
+        expect(configMapData(manifests, 'switchyard-env')?.[name]).toBe(value);
+        expect(dockerfile).toContain(`${name}=${value}`);
+        expect(startScript).toContain(`${name}=${value}`);
+      }
     });
 
     it('documents the partition bound: router and delivery autoscale to at most TOPIC_PARTITIONS (6)', () => {
