@@ -1,5 +1,6 @@
-import { IsBoolean } from 'class-validator';
-import { CommonSettings, commonSettingsFromEnv, envBoolean, validateSettings } from '@switchyard/config';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsInt, Max, Min } from 'class-validator';
+import { CommonSettings, commonSettingsFromEnv, envBoolean, envNumber, validateSettings } from '@switchyard/config';
 
 /** The router's settings: defaults, then the environment; validated at start-up. */
 export class RouterSettings extends CommonSettings {
@@ -9,12 +10,16 @@ export class RouterSettings extends CommonSettings {
    */
   @IsBoolean({ message: 'transactional (ROUTER_TRANSACTIONAL) must be true or false' })
   transactional!: boolean;
+
+  /** At-least-once mode: how often input offsets of acknowledged batches are committed (a crash replays at most this much). */
+  @Type(() => Number) @IsInt() @Min(10) @Max(60_000)
+  commitIntervalMs!: number;
 }
 
 export function routerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): RouterSettings {
   return validateSettings(
     RouterSettings,
-    { ...commonSettingsFromEnv(env, 8081), transactional: envBoolean(env, 'ROUTER_TRANSACTIONAL', false) },
+    { ...commonSettingsFromEnv(env, 8081), transactional: envBoolean(env, 'ROUTER_TRANSACTIONAL', false), commitIntervalMs: envNumber(env, 'ROUTER_COMMIT_INTERVAL_MS', 200) },
     'router settings',
   );
 }

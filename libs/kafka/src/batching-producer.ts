@@ -4,7 +4,10 @@ import { compressionFor } from './compression';
 export interface OutgoingRecord {
   topic: string;
   key: string | null;
-  value: Buffer | string;
+  /** null: a tombstone (compacted topics). */
+  value: Buffer | string | null;
+  /** Pins the record to a partition; otherwise the producer's partitioner picks one from the key. */
+  partition?: number;
   headers?: Record<string, string | Buffer>;
 }
 
@@ -127,7 +130,7 @@ function groupByTopic(waiters: Waiter[]): TopicMessages[] {
     for (const r of records) {
       let messages = byTopic.get(r.topic);
       if (!messages) byTopic.set(r.topic, (messages = []));
-      messages.push({ key: r.key, value: r.value, headers: r.headers });
+      messages.push({ key: r.key, value: r.value, partition: r.partition, headers: r.headers });
     }
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));

@@ -1,6 +1,7 @@
 import { Agent, buildConnector } from 'undici';
 import { PRIVATE_ADDRESS_ERROR_CODE, TIMEOUT_ERROR_CODE } from '../outcome/classify-outcome';
 import { Clock } from './clock';
+import { StatusOnlyHandler } from './status-only-handler';
 import { isPrivateAddress } from './private-address';
 import { WebhookHttpClient, WebhookRequest, WebhookResponse } from './webhook-http-client';
 
@@ -16,8 +17,12 @@ export interface UndiciClientOptions {
 /** Response bodies are read and thrown away (they free the socket for keep-alive); past this size the socket is closed instead. */
 const RESPONSE_BODY_LIMIT = 64 * 1024;
 
+/** Distinct webhook URLs remembered parsed; a workspace has at most five per destination. */
+const MAX_CACHED_TARGETS = 10_000;
+
 export class UndiciWebhookClient implements WebhookHttpClient {
   private readonly agent: Agent;
+  private readonly targets = new Map<string, { origin: string; path: string }>();
 
   constructor(
     options: UndiciClientOptions,
@@ -30,32 +35,31 @@ export class UndiciWebhookClient implements WebhookHttpClient {
     });
   }
 
-  async post(request: WebhookRequest): Promise<WebhookResponse> {
-    const url = new URL(request.url);
-    const abort = new AbortController();
-    let timedOut = false;
-    const cancelTimer = this.clock.schedule(request.timeoutMs, () => {
-      timedOut = true;
-      abort.abort();
-    });
-    try {
-      const response = await this.agent.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers: request.headers,
-        body: request.body,
-        signal: abort.signal,
+  post(request: WebhookRequest): Promise<WebhookResponse> {
+    return new Promise((resolve, reject) => {
+      const { origin, path } = this.target(request.url);
+      const handler = new StatusOnlyHandler(RESPONSE_BODY_LIMIT, (error, response) => {
+        cancelTimer();
+        if (error) reject(error);
+        else if (response) resolve(response);
+        else reject(new Error('the connection ended without a response'));
       });
-      await response.body.dump({ limit: RESPONSE_BODY_LIMIT });
-      if (timedOut) throw timeoutError(request.timeoutMs);
-      const retryAfter = response.headers['retry-after'];
-      return { status: response.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter };
-    } catch (error) {
-      throw timedOut ? timeoutError(request.timeoutMs) : error;
-    } finally {
-      cancelTimer();
+      const cancelTimer = this.clock.schedule(request.timeoutMs, () => handler.abort(timeoutError(request.timeoutMs)));
+      this.agent.dispatch({ origin, path, method: 'POST', headers: request.headers, body: request.body }, handler);
+    });
+  }
+
+  /** Origin and path of a webhook URL. URLs come from configuration, so few distinct ones recur for every job. */
+  private target(url: string): { origin: string; path: string } {
+    let target = this.targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      // Configuration edits can retire URLs; starting over now and then keeps the cache bounded.
+      if (this.targets.size >= MAX_CACHED_TARGETS) this.targets.clear();
+      this.targets.set(url, target);
     }
+    return target;
   }
 
   close(): Promise<void> {

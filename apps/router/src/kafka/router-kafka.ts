@@ -90,6 +90,7 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
       transactional: this.settings.transactional,
       compression: compressionType(this.settings.kafkaCompression),
       sessionTimeoutMs: this.settings.kafkaSessionTimeoutMs,
+      commitIntervalMs: this.settings.commitIntervalMs,
     };
     return new ConsumeTransformProduce(this.kafka, options, handler, this.logger.child({ pipeline: name }));
   }

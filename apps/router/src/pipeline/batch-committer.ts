@@ -1,7 +1,8 @@
-import type { CompressionTypes, Consumer, Message, Producer, ProducerBatch, TopicMessages } from 'kafkajs';
-import { compressionFor } from '@switchyard/kafka';
+import type { CompressionTypes, Message, Producer, ProducerBatch, TopicMessages } from 'kafkajs';
+import { BatchingProducer, compressionFor } from '@switchyard/kafka';
 import { HandledBatch } from './batch-handler';
 import { OutputRecord } from './output-record';
+import { InputPosition, PeriodicOffsetCommits } from './periodic-offset-commits';
 
 /**
  * Bytes of record values per produce request. The broker refuses a record batch above its
@@ -10,13 +11,6 @@ import { OutputRecord } from './output-record';
  * go out in slices.
  */
 export const MAX_REQUEST_BYTES = 512 * 1024;
-
-/** The input position to commit: the offset after the last record handled. */
-export interface InputPosition {
-  topic: string;
-  partition: number;
-  nextOffset: string;
-}
 
 /** Writes a handled batch and commits its input offsets: outputs first, never the other way round. */
 export interface BatchCommitter {
@@ -53,21 +47,25 @@ export class TransactionalCommitter implements BatchCommitter {
 
 /**
  * At-least-once routing: outputs acknowledged by every in-sync replica, then the changelog,
- * then the input offset. A crash in between replays the batch; receivers de-duplicate on
- * messageId.
+ * then the input offset is marked for the next periodic commit. A crash in between replays the
+ * batch; receivers de-duplicate on messageId.
+ *
+ * The partitions handled side by side share one BatchingProducer, so their outputs go out in
+ * few produce requests instead of one per partition batch (the idempotent producer allows one
+ * request in flight anyway).
  */
 export class AcknowledgedCommitter implements BatchCommitter {
   constructor(
-    private readonly producer: Producer,
-    private readonly consumer: Consumer,
-    private readonly compression: CompressionTypes,
+    private readonly producer: BatchingProducer,
+    private readonly offsets: PeriodicOffsetCommits,
   ) {}
 
   async commit(handled: HandledBatch, position: InputPosition): Promise<void> {
     for (const records of [handled.outputs, handled.changelog]) {
-      for (const slice of slices(records)) await this.producer.sendBatch(produceRequest(slice, this.compression));
+      // Slices are queued in order and sent one request at a time, so order per key holds.
+      await Promise.all(slices(records).map((slice) => this.producer.send(slice.records)));
     }
-    await this.consumer.commitOffsets([{ topic: position.topic, partition: position.partition, offset: position.nextOffset }]);
+    this.offsets.mark(position);
   }
 }
 

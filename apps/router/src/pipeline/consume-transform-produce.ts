@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { CompressionTypes, Partitioners } from 'kafkajs';
 import type { Consumer, EachBatchPayload, Kafka, Producer, ProducerConfig } from 'kafkajs';
 import type { Logger } from 'pino';
-import { AcknowledgedCommitter, BatchCommitter, TransactionalCommitter } from './batch-committer';
+import { BatchingProducer } from '@switchyard/kafka';
+import { AcknowledgedCommitter, BatchCommitter, MAX_REQUEST_BYTES, TransactionalCommitter } from './batch-committer';
 import { BatchHandler } from './batch-handler';
+import { PeriodicOffsetCommits } from './periodic-offset-commits';
 
 export interface PipelineOptions {
   /** Short name for logs and metrics: events, audiences, deletions. */
@@ -15,6 +17,8 @@ export interface PipelineOptions {
   compression: CompressionTypes;
   /** How long the group waits for a silent member before moving its partitions. */
   sessionTimeoutMs: number;
+  /** At-least-once mode: how often the input offsets of acknowledged batches are committed. */
+  commitIntervalMs: number;
 }
 
 /**
@@ -34,7 +38,11 @@ export class ConsumeTransformProduce {
   private readonly consumer: Consumer;
   private readonly producer: Producer;
   private readonly committer: BatchCommitter;
+  /** At-least-once mode only; transactions commit offsets with their outputs. */
+  private readonly offsets: PeriodicOffsetCommits | undefined;
+  private readonly batchesInHand = new Set<Promise<void>>();
   private running = false;
+  private stopping = false;
 
   constructor(
     kafka: Kafka,
@@ -62,10 +70,19 @@ export class ConsumeTransformProduce {
           { ...common, transactionalId: `${options.groupId}.${randomUUID()}` }
         : common,
     );
-    this.committer = options.transactional
-      ? new TransactionalCommitter(this.producer, options.groupId, options.compression)
-      : new AcknowledgedCommitter(this.producer, this.consumer, options.compression);
-    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => this.handler.onAssigned?.(payload.memberAssignment));
+    if (options.transactional) {
+      this.committer = new TransactionalCommitter(this.producer, options.groupId, options.compression);
+    } else {
+      this.offsets = new PeriodicOffsetCommits(this.consumer, options.commitIntervalMs, logger);
+      // No linger: while one request is in flight the next fills up, which is batching enough.
+      // The byte bound is the one that matters; the record bound only has to stay out of its way.
+      const batching = new BatchingProducer(this.producer, { lingerMs: 0, maxBatchRecords: 100_000, maxBatchBytes: MAX_REQUEST_BYTES, maxInFlight: 1, compression: options.compression });
+      this.committer = new AcknowledgedCommitter(batching, this.offsets);
+    }
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.offsets?.keepOnly(payload.memberAssignment);
+      this.handler.onAssigned?.(payload.memberAssignment);
+    });
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
       // kafkajs restarts after retriable errors only; a pipeline that stays down must fail readiness.
       if (!payload.restart) this.running = false;
@@ -86,8 +103,9 @@ export class ConsumeTransformProduce {
       // does not wait for the produce and commit round trips of every partition before it; a
       // transaction belongs to one producer, so transactional batches go one at a time.
       partitionsConsumedConcurrently: this.options.transactional ? 1 : CONCURRENT_PARTITIONS,
-      eachBatch: (payload) => this.handleBatch(payload),
+      eachBatch: (payload) => this.trackBatch(this.handleBatch(payload)),
     });
+    this.offsets?.start();
     this.running = true;
     this.logger.info({ pipeline: this.options.name, topics: this.options.topics, transactional: this.options.transactional }, 'pipeline started');
   }
@@ -96,15 +114,28 @@ export class ConsumeTransformProduce {
     return this.running;
   }
 
-  /** Stops fetching, lets the batch in hand finish and commit, then disconnects. */
+  /**
+   * Lets the batches in hand finish, commits their offsets, then leaves the group. kafkajs
+   * ignores commits once its own stop has begun, hence the commit before `disconnect`.
+   */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping = true;
+    await Promise.allSettled(this.batchesInHand);
+    await this.offsets?.stop();
     await this.consumer.disconnect();
     await this.producer.disconnect();
   }
 
+  private trackBatch(handling: Promise<void>): Promise<void> {
+    this.batchesInHand.add(handling);
+    const settled = () => this.batchesInHand.delete(handling);
+    handling.then(settled, settled);
+    return handling;
+  }
+
   private async handleBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
-    if (batch.isEmpty() || !isRunning() || isStale()) return;
+    if (this.stopping || batch.isEmpty() || !isRunning() || isStale()) return;
     const handled = await this.handler.handle(batch, heartbeat);
     const position = { topic: batch.topic, partition: batch.partition, nextOffset: (BigInt(batch.lastOffset()) + 1n).toString() };
     try {
