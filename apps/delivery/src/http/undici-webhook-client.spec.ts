@@ -38,7 +38,10 @@ describe('UndiciWebhookClient against a real receiver', () => {
 
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
-    for (const server of servers.splice(0)) server.closeAllConnections(), server.close();
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('sends the body to the path and query, and answers with the status and Retry-After', async () => {
