@@ -1,5 +1,6 @@
 import { CompressionTypes, Message, Producer, TopicMessages } from 'kafkajs';
 import { compressionFor } from './compression';
+import { MAX_PRODUCE_REQUEST_BYTES } from './request-size';
 
 export interface OutgoingRecord {
   topic: string;
@@ -31,7 +32,7 @@ export interface BatchingProducerOptions {
 export const DEFAULT_BATCHING: BatchingProducerOptions = {
   lingerMs: 2,
   maxBatchRecords: 5_000,
-  maxBatchBytes: 512 * 1024,
+  maxBatchBytes: MAX_PRODUCE_REQUEST_BYTES,
   maxInFlight: 4,
   compression: CompressionTypes.None,
 };

@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { constants, zstdCompress, zstdDecompress } from 'node:zlib';
 import { CompressionCodecs, CompressionTypes } from 'kafkajs';
+import { MAX_PRODUCE_REQUEST_BYTES } from './request-size';
 
 /** Record batch compression a service may produce with (KAFKA_COMPRESSION). */
 export const KAFKA_COMPRESSIONS = ['zstd', 'gzip', 'none'] as const;
@@ -35,6 +36,10 @@ const decompress = promisify(zstdDecompress);
 // Level 1: the box is CPU-bound long before it is bandwidth-bound, and on events' JSON level 1
 // already shrinks a batch about as much as the default level 3, for three quarters of the CPU.
 const ZSTD_OPTIONS = { params: { [constants.ZSTD_c_compressionLevel]: 1 } };
+// zlib hands decompressed output back in chunks of `chunkSize` (16 KB by default), a callback and
+// a buffer each: a 400 KB batch took ~25 of them, 0.7 ms of event-loop CPU, against 0.2 ms when
+// it comes back whole, as a batch of Switchyard's producers always does.
+const UNZSTD_OPTIONS = { chunkSize: MAX_PRODUCE_REQUEST_BYTES };
 
 /**
  * kafkajs ships no Zstandard codec; Node's zlib has one, which runs on libuv's thread pool, off
@@ -46,6 +51,6 @@ const ZSTD_OPTIONS = { params: { [constants.ZSTD_c_compressionLevel]: 1 } };
 export function registerZstdCodec(): void {
   CompressionCodecs[CompressionTypes.ZSTD] = () => ({
     compress: (encoder: { buffer: Buffer }) => compress(encoder.buffer, ZSTD_OPTIONS),
-    decompress: (buffer: Buffer) => decompress(buffer),
+    decompress: (buffer: Buffer) => decompress(buffer, UNZSTD_OPTIONS),
   });
 }

@@ -3,3 +3,4 @@ export * from './topic-admin';
 export * from './json-codec';
 export * from './batching-producer';
 export * from './compression';
+export * from './request-size';

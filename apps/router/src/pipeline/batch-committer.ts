@@ -1,16 +1,14 @@
 import type { CompressionTypes, Message, Producer, ProducerBatch, TopicMessages } from 'kafkajs';
-import { BatchingProducer, compressionFor } from '@switchyard/kafka';
+import { BatchingProducer, compressionFor, MAX_PRODUCE_REQUEST_BYTES } from '@switchyard/kafka';
 import { HandledBatch } from './batch-handler';
 import { OutputRecord } from './output-record';
 import { InputPosition, PeriodicOffsetCommits } from './periodic-offset-commits';
 
 /**
- * Bytes of record values per produce request. The broker refuses a record batch above its
- * `message.max.bytes` (1 MB by default), and one input batch can fan out to several times its
- * own size (one job per destination, a whole audience page of identify calls), so the outputs
- * go out in slices.
+ * One input batch can fan out to several times its own size (one job per destination, a whole
+ * audience page of identify calls), so the outputs go out in slices of at most
+ * MAX_PRODUCE_REQUEST_BYTES.
  */
-export const MAX_REQUEST_BYTES = 512 * 1024;
 
 /** Writes a handled batch and commits its input offsets: outputs first, never the other way round. */
 export interface BatchCommitter {
@@ -75,8 +73,8 @@ export interface Slice {
   bytes: number;
 }
 
-/** Consecutive slices of at most MAX_REQUEST_BYTES of keys and values each (a larger record gets a slice of its own). */
-export function slices(records: OutputRecord[], maxBytes = MAX_REQUEST_BYTES): Slice[] {
+/** Consecutive slices of at most MAX_PRODUCE_REQUEST_BYTES of keys and values each (a larger record gets a slice of its own). */
+export function slices(records: OutputRecord[], maxBytes = MAX_PRODUCE_REQUEST_BYTES): Slice[] {
   const result: Slice[] = [];
   let current: Slice = { records: [], bytes: 0 };
   for (const record of records) {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { CompressionTypes, Partitioners } from 'kafkajs';
 import type { Consumer, EachBatchPayload, Kafka, Producer, ProducerConfig } from 'kafkajs';
 import type { Logger } from 'pino';
-import { BatchingProducer } from '@switchyard/kafka';
-import { AcknowledgedCommitter, BatchCommitter, MAX_REQUEST_BYTES, TransactionalCommitter } from './batch-committer';
+import { BatchingProducer, MAX_PRODUCE_REQUEST_BYTES } from '@switchyard/kafka';
+import { AcknowledgedCommitter, BatchCommitter, TransactionalCommitter } from './batch-committer';
 import { BatchHandler } from './batch-handler';
 import { PeriodicOffsetCommits } from './periodic-offset-commits';
 
@@ -76,7 +76,7 @@ export class ConsumeTransformProduce {
       this.offsets = new PeriodicOffsetCommits(this.consumer, options.commitIntervalMs, logger);
       // No linger: while one request is in flight the next fills up, which is batching enough.
       // The byte bound is the one that matters; the record bound only has to stay out of its way.
-      const batching = new BatchingProducer(this.producer, { lingerMs: 0, maxBatchRecords: 100_000, maxBatchBytes: MAX_REQUEST_BYTES, maxInFlight: 1, compression: options.compression });
+      const batching = new BatchingProducer(this.producer, { lingerMs: 0, maxBatchRecords: 100_000, maxBatchBytes: MAX_PRODUCE_REQUEST_BYTES, maxInFlight: 1, compression: options.compression });
       this.committer = new AcknowledgedCommitter(batching, this.offsets);
     }
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
