@@ -4,7 +4,7 @@
  */
 export class DestinationLimiter {
   private readonly active = new Map<string, number>();
-  private readonly waiting = new Map<string, Array<() => void>>();
+  private readonly waiting = new Map<string, WaitQueue>();
 
   constructor(private readonly maxPerDestination: number) {}
 
@@ -23,7 +23,7 @@ export class DestinationLimiter {
   }
 
   queued(destinationId: string): number {
-    return this.waiting.get(destinationId)?.length ?? 0;
+    return this.waiting.get(destinationId)?.size ?? 0;
   }
 
   private acquire(destinationId: string): Promise<void> {
@@ -33,9 +33,9 @@ export class DestinationLimiter {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const queue = this.waiting.get(destinationId) ?? [];
+      let queue = this.waiting.get(destinationId);
+      if (!queue) this.waiting.set(destinationId, (queue = new WaitQueue()));
       queue.push(resolve);
-      this.waiting.set(destinationId, queue);
     });
   }
 
@@ -43,10 +43,40 @@ export class DestinationLimiter {
   private release(destinationId: string): void {
     const queue = this.waiting.get(destinationId);
     const next = queue?.shift();
-    if (queue?.length === 0) this.waiting.delete(destinationId);
+    if (queue?.size === 0) this.waiting.delete(destinationId);
     if (next) return next();
     const active = this.inFlight(destinationId) - 1;
     if (active > 0) this.active.set(destinationId, active);
     else this.active.delete(destinationId);
+  }
+}
+
+/**
+ * A FIFO of waiters. Array#shift moves every element behind the head, and a destination that
+ * stops answering gathers thousands of waiters, so the head is an index instead; the consumed
+ * front is cut off once it is most of the array.
+ */
+class WaitQueue {
+  private items: Array<(() => void) | undefined> = [];
+  private head = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: () => void): void {
+    this.items.push(item);
+  }
+
+  shift(): (() => void) | undefined {
+    if (this.head === this.items.length) return undefined;
+    const item = this.items[this.head];
+    // A resolved waiter's closure holds its job; let it go now, not at the next cut.
+    this.items[this.head++] = undefined;
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
   }
 }
