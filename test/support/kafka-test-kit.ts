@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Consumer, EachMessagePayload, Kafka, logLevel } from 'kafkajs';
+import { DELIVERY_JOB_HEADERS, DeliveryJob, deliveryJobId, WebhookEnvelope } from '@switchyard/contracts';
 import { registerZstdCodec } from '@switchyard/kafka';
 import { Collected } from './collected';
 
@@ -28,6 +29,20 @@ export interface ReadRecord<T = unknown> {
   offset: string;
 }
 
+/** Turns a record's parsed JSON value (and its headers) into what a test reads. */
+export type RecordView<T> = (value: unknown, headers: Record<string, string>) => T;
+
+/**
+ * Delivery-job records (envelope as value, ids in headers) as one object, so tests read
+ * `value.messageId` and `value.body` together; other records (dead letters of events) as they are.
+ */
+export const deliveryJobView: RecordView<DeliveryJob> = (value, headers) => {
+  const destinationId = headers[DELIVERY_JOB_HEADERS.destinationId];
+  const messageId = headers[DELIVERY_JOB_HEADERS.messageId];
+  if (destinationId === undefined || messageId === undefined) return value as DeliveryJob;
+  return { jobId: deliveryJobId(messageId, destinationId), destinationId, messageId, sourceId: headers[DELIVERY_JOB_HEADERS.sourceId], body: value as WebhookEnvelope };
+};
+
 /** Collects everything on some topics (from the beginning) until `stop`; parsed as JSON. */
 export class TopicReader<T = unknown> {
   private readonly collected = new Collected<ReadRecord<T>>();
@@ -37,8 +52,10 @@ export class TopicReader<T = unknown> {
     return this.collected.items;
   }
 
-  static async start<T = unknown>(topics: string[]): Promise<TopicReader<T>> {
-    const reader = new TopicReader<T>();
+  private constructor(private readonly view: RecordView<T>) {}
+
+  static async start<T = unknown>(topics: string[], view: RecordView<T> = (value) => value as T): Promise<TopicReader<T>> {
+    const reader = new TopicReader<T>(view);
     const consumer = testKafka().consumer({ groupId: `reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
     reader.consumer = consumer;
     await consumer.connect();
@@ -54,7 +71,7 @@ export class TopicReader<T = unknown> {
       topic,
       partition,
       key: message.key?.toString() ?? null,
-      value: JSON.parse(message.value?.toString() ?? 'null') as T,
+      value: this.view(JSON.parse(message.value?.toString() ?? 'null'), headers),
       headers,
       offset: message.offset,
     });

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DeliveryJob, topicNames } from '@switchyard/contracts';
 import { verifySignature } from '@switchyard/webhooks';
-import { freshNamespace, TopicReader } from '../../../test/support/kafka-test-kit';
+import { deliveryJobView, freshNamespace, TopicReader } from '../../../test/support/kafka-test-kit';
 import { DELIVERY_HEADERS } from '../src/retry/retry-state';
 import { deliveryEnv, job, JobProducer, Receiver, ReceiverAnswer, selfSignedCertificate, startDeliveryIn, WebhookDestination, writeWorkspace } from './delivery-harness';
 
@@ -36,9 +36,9 @@ async function world(destinations: WebhookDestination[], env: Record<string, str
   const topics = topicNames(namespace);
   const producer = await JobProducer.connect(namespace);
   cleanups.push(() => producer.close());
-  const dead = await TopicReader.start<DeliveryJob>([topics.deliveriesDead]);
+  const dead = await TopicReader.start([topics.deliveriesDead], deliveryJobView);
   cleanups.push(() => dead.stop());
-  const retries = await TopicReader.start<DeliveryJob>([topics.retry(1), topics.retry(2)]);
+  const retries = await TopicReader.start([topics.retry(1), topics.retry(2)], deliveryJobView);
   cleanups.push(() => retries.stop());
   return { app, baseUrl, producer, dead, retries };
 }

@@ -71,7 +71,7 @@ export class DeadLetterStore {
             eachMessage: async ({ partition, message }) => {
               const end = ends.get(partition);
               if (end === undefined || BigInt(message.offset) >= end) return;
-              records.push({ letter: describeDeadRecord(partition, message.offset, message.value, message.headers), key: message.key, value: message.value, headers: message.headers });
+              records.push({ letter: describeDeadRecord(partition, message.offset, message.headers), key: message.key, value: message.value, headers: message.headers });
               if (BigInt(message.offset) === end - 1n) remaining.delete(partition);
               if (remaining.size === 0) {
                 clearTimeout(timer);

@@ -1,8 +1,10 @@
+import { deliveryJobHeaders } from '@switchyard/contracts';
 import { DELIVERY_HEADERS } from '../retry/retry-state';
 import { describeDeadRecord, matchesFilter, replayHeaders } from './dead-letter';
 
-const job = { jobId: 'm1:d1', destinationId: 'd1', sourceId: 's1', messageId: 'm1', body: { type: 'track' } };
+const ids = deliveryJobHeaders({ destinationId: 'd1', sourceId: 's1', messageId: 'm1' });
 const headers = {
+  ...Object.fromEntries(Object.entries(ids).map(([name, value]) => [name, Buffer.from(value)])),
   [DELIVERY_HEADERS.attempt]: Buffer.from('4'),
   [DELIVERY_HEADERS.replays]: Buffer.from('1'),
   [DELIVERY_HEADERS.firstAttemptAt]: Buffer.from('2025-01-01T00:00:00.000Z'),
@@ -14,7 +16,7 @@ const headers = {
 };
 
 describe('dead letters', () => {
-  const letter = describeDeadRecord(2, '17', Buffer.from(JSON.stringify(job)), headers);
+  const letter = describeDeadRecord(2, '17', headers);
 
   it('shows the job, the reason, the attempts and the times', () => {
     expect(letter).toEqual({
@@ -23,8 +25,8 @@ describe('dead letters', () => {
     });
   });
 
-  it('describes an unreadable record without failing', () => {
-    expect(describeDeadRecord(0, '1', Buffer.from('nope'), undefined)).toMatchObject({ id: '0:1', destinationId: undefined, failure: 'unknown' });
+  it('describes a record without ids or history without failing', () => {
+    expect(describeDeadRecord(0, '1', undefined)).toMatchObject({ id: '0:1', destinationId: undefined, failure: 'unknown' });
   });
 
   it('filters by id, destination and a half-open time range', () => {
@@ -38,8 +40,8 @@ describe('dead letters', () => {
     expect(matchesFilter(letter, { from: at + 1 })).toBe(false);
   });
 
-  it('replays as a fresh job that keeps its trace and counts the replay', () => {
+  it('replays as a fresh job that keeps its ids and trace and counts the replay', () => {
     const replayed = replayHeaders({ letter, key: null, value: null, headers });
-    expect(replayed).toEqual({ traceparent: '00-aa-bb-01', [DELIVERY_HEADERS.attempt]: '0', [DELIVERY_HEADERS.replays]: '2' });
+    expect(replayed).toEqual({ traceparent: '00-aa-bb-01', ...ids, [DELIVERY_HEADERS.attempt]: '0', [DELIVERY_HEADERS.replays]: '2' });
   });
 });

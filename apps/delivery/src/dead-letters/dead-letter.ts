@@ -1,5 +1,5 @@
-import { DeliveryJob } from '@switchyard/contracts';
-import { decodeJson, headerString } from '@switchyard/kafka';
+import { DELIVERY_JOB_HEADERS, deliveryJobId } from '@switchyard/contracts';
+import { headerString } from '@switchyard/kafka';
 import { DELIVERY_HEADERS, KafkaHeaders, readRetryState, writeRetryState } from '../retry/retry-state';
 
 /** One record of the dead-letter topic as the API shows it. `id` is `<partition>:<offset>`. */
@@ -35,17 +35,17 @@ export interface DeadLetterFilter {
   to?: number;
 }
 
-export function describeDeadRecord(partition: number, offset: string, value: Buffer | null, headers: KafkaHeaders): DeadLetter {
+export function describeDeadRecord(partition: number, offset: string, headers: KafkaHeaders): DeadLetter {
   const state = readRetryState(headers);
-  const decoded = decodeJson<Partial<DeliveryJob>>(value);
-  const job = decoded.ok && typeof decoded.value === 'object' && decoded.value !== null ? decoded.value : {};
+  const destinationId = headerString(headers, DELIVERY_JOB_HEADERS.destinationId);
+  const messageId = headerString(headers, DELIVERY_JOB_HEADERS.messageId);
   const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
   return {
     id: `${partition}:${offset}`,
-    jobId: job.jobId,
-    destinationId: job.destinationId,
-    sourceId: job.sourceId,
-    messageId: job.messageId,
+    jobId: destinationId && messageId ? deliveryJobId(messageId, destinationId) : undefined,
+    destinationId,
+    sourceId: headerString(headers, DELIVERY_JOB_HEADERS.sourceId),
+    messageId,
     failure: headerString(headers, DELIVERY_HEADERS.failure) ?? 'unknown',
     reason: state.lastError ?? 'unknown',
     attempts: state.attempt,

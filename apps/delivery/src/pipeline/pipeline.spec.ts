@@ -1,4 +1,5 @@
 import { Destination } from '@switchyard/config';
+import { deliveryJobHeaders } from '@switchyard/contracts';
 import { verifySignature } from '@switchyard/webhooks';
 import { TIMEOUT_ERROR_CODE } from '../outcome/classify-outcome';
 import { manualClock } from '../http/manual-clock';
@@ -9,7 +10,9 @@ import { makeAttempt } from './make-attempt';
 import { DispatchPlan, prepareDispatch } from './prepare-dispatch';
 import { readDeliveryRecord } from './read-record';
 
-const job = { jobId: 'm1:d1', destinationId: 'd1', sourceId: 's1', messageId: 'm1', body: { type: 'track', event: 'Zoë Signed Up' } };
+const envelope = Buffer.from(JSON.stringify({ type: 'track', event: 'Zoë Signed Up' }));
+const job = { jobId: 'm1:d1', destinationId: 'd1', sourceId: 's1', messageId: 'm1', body: envelope };
+const idHeaders = deliveryJobHeaders(job);
 const destination = (overrides: Partial<Destination['settings']> = {}, enabled = true): Destination =>
   ({
     id: 'd1',
@@ -37,16 +40,19 @@ function scriptedClient(script: Record<string, Array<number | string | WebhookRe
 }
 
 describe('readDeliveryRecord', () => {
-  it('reads a job and its history', () => {
-    const read = readDeliveryRecord(Buffer.from(JSON.stringify(job)), { 'x-switchyard-attempt': Buffer.from('2') });
-    expect(read).toMatchObject({ ok: true, job, state: { attempt: 2 } });
+  it('reads a job from its id headers and envelope, and its history', () => {
+    const read = readDeliveryRecord(envelope, { ...idHeaders, 'x-switchyard-attempt': Buffer.from('2') });
+    expect(read).toEqual({ ok: true, job, state: expect.objectContaining({ attempt: 2 }) });
+    expect(read.ok && read.job.body).toBe(envelope);
   });
   it.each([
-    ['not JSON', 'nope', 'unreadable delivery job'],
-    ['no destination', JSON.stringify({ ...job, destinationId: '' }), 'destinationId must be a non-empty string'],
-    ['body not an object', JSON.stringify({ ...job, body: [1] }), 'body must be a JSON object'],
-  ])('refuses a record with %s', (_what, value, reason) => {
-    const read = readDeliveryRecord(Buffer.from(value), undefined);
+    ['a value that is not an object', 'nope', idHeaders, 'the value must be the webhook envelope'],
+    ['an array', '[1]', idHeaders, 'the value must be the webhook envelope'],
+    ['no value', null, idHeaders, 'the value must be the webhook envelope'],
+    ['no destination header', '{}', { ...idHeaders, 'x-switchyard-destination-id': '' }, 'header x-switchyard-destination-id (destinationId) is missing'],
+    ['no headers', '{}', undefined, 'header x-switchyard-message-id (messageId) is missing'],
+  ])('refuses a record with %s', (_what, value, headers, reason) => {
+    const read = readDeliveryRecord(value === null ? null : Buffer.from(value), headers);
     expect(read.ok).toBe(false);
     expect(!read.ok && read.reason).toContain(reason);
   });
@@ -57,7 +63,7 @@ describe('prepareDispatch', () => {
     const prepared = prepareDispatch(job, destination({ sharedSecret: 's3cret' }), 'Switchyard');
     if (prepared.kind !== 'ready') throw new Error('expected ready');
     const { body, targets } = prepared.plan;
-    expect(body.toString('utf8')).toBe(JSON.stringify(job.body));
+    expect(body).toBe(envelope);
     expect(targets.map((t) => t.url)).toEqual(['https://a.example/hook?token=t', 'https://b.example/hook']);
     expect(targets[0].headers).toEqual({
       'X-Api-Key': 'k',

@@ -1,6 +1,6 @@
-import { DeliveryJob } from '@switchyard/contracts';
 import type { Destination } from '@switchyard/config';
 import { SIGNATURE_HEADER, signBody } from '@switchyard/webhooks';
+import { ReadyJob } from './read-record';
 
 /** Everything needed to send one job: the exact body bytes and, per URL in configured order, its headers. */
 export interface DispatchPlan {
@@ -13,24 +13,23 @@ export type Prepared = { kind: 'ready'; plan: DispatchPlan } | { kind: 'undelive
 
 /**
  * Stage 2: look the destination up now (not when the job was made), so a corrected URL or
- * secret applies to jobs already waiting for a retry. The body is serialised once and those
- * bytes are both signed and sent.
+ * secret applies to jobs already waiting for a retry. The envelope's bytes from the record are
+ * both signed and sent.
  */
-export function prepareDispatch(job: DeliveryJob, destination: Destination | undefined, userAgentToken: string): Prepared {
+export function prepareDispatch(job: ReadyJob, destination: Destination | undefined, userAgentToken: string): Prepared {
   if (!destination) return { kind: 'undeliverable', reason: `destination ${job.destinationId} is not in the workspace configuration` };
   if (!destination.enabled) return { kind: 'undeliverable', reason: `destination ${job.destinationId} is disabled` };
-  const body = Buffer.from(JSON.stringify(job.body), 'utf8');
   const { sharedSecret, webhooks } = destination.settings;
   const common: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': `${userAgentToken}/1.0`,
-    ...(sharedSecret ? { [SIGNATURE_HEADER.toLowerCase()]: signBody(sharedSecret, body) } : {}),
+    ...(sharedSecret ? { [SIGNATURE_HEADER.toLowerCase()]: signBody(sharedSecret, job.body) } : {}),
   };
   return {
     kind: 'ready',
     plan: {
       destinationId: destination.id,
-      body,
+      body: job.body,
       // Static headers first: configuration validation already refuses names that would replace ours.
       targets: webhooks.map((w) => ({ url: w.url, headers: { ...(w.headers ?? {}), ...common } })),
     },

@@ -1,19 +1,32 @@
-import { DeliveryJob } from '@switchyard/contracts';
-import { decodeJson } from '@switchyard/kafka';
+import { DELIVERY_JOB_HEADERS, deliveryJobId, DeliveryJobIds } from '@switchyard/contracts';
+import { headerString } from '@switchyard/kafka';
 import { KafkaHeaders, readRetryState, RetryState } from '../retry/retry-state';
 
-export type ReadRecord = { ok: true; job: DeliveryJob; state: RetryState } | { ok: false; reason: string; state: RetryState };
+/** A job ready to send: its ids, and the envelope as the bytes to sign and POST. */
+export interface ReadyJob extends DeliveryJobIds {
+  jobId: string;
+  body: Buffer;
+}
 
-/** Stage 1: a Kafka record as a delivery job and its history, or the reason it cannot be one. */
+export type ReadRecord = { ok: true; job: ReadyJob; state: RetryState } | { ok: false; reason: string; state: RetryState };
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Stage 1: a Kafka record as a delivery job and its history, or the reason it cannot be one.
+ * The value is checked for the shape of a JSON object, not parsed: parsing it again was the
+ * cost this contract removes, and only the router and dead-letter replays write these records.
+ */
 export function readDeliveryRecord(value: Buffer | null, headers: KafkaHeaders): ReadRecord {
   const state = readRetryState(headers);
-  const decoded = decodeJson<Partial<DeliveryJob>>(value);
-  if (!decoded.ok) return { ok: false, reason: `unreadable delivery job: ${decoded.reason}`, state };
-  const job = decoded.value;
-  const problems = (['jobId', 'destinationId', 'sourceId', 'messageId'] as const)
-    .filter((field) => typeof job?.[field] !== 'string' || job[field] === '')
-    .map((field) => `${field} must be a non-empty string`);
-  if (typeof job?.body !== 'object' || job.body === null || Array.isArray(job.body)) problems.push('body must be a JSON object');
-  if (problems.length > 0) return { ok: false, reason: `invalid delivery job: ${problems.join('; ')}`, state };
-  return { ok: true, job: job as DeliveryJob, state };
+  const ids = {
+    destinationId: headerString(headers, DELIVERY_JOB_HEADERS.destinationId) ?? '',
+    sourceId: headerString(headers, DELIVERY_JOB_HEADERS.sourceId) ?? '',
+    messageId: headerString(headers, DELIVERY_JOB_HEADERS.messageId) ?? '',
+  };
+  const problems = (Object.keys(ids) as Array<keyof DeliveryJobIds>).filter((field) => ids[field] === '').map((field) => `header ${DELIVERY_JOB_HEADERS[field]} (${field}) is missing`);
+  if (!value || value.length < 2 || value[0] !== OPEN_BRACE || value[value.length - 1] !== CLOSE_BRACE) problems.push('the value must be the webhook envelope, a JSON object');
+  if (problems.length > 0 || !value) return { ok: false, reason: `unreadable delivery job: ${problems.join('; ')}`, state };
+  return { ok: true, job: { ...ids, jobId: deliveryJobId(ids.messageId, ids.destinationId), body: value }, state };
 }

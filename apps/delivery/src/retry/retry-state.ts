@@ -1,3 +1,4 @@
+import { DELIVERY_JOB_HEADERS } from '@switchyard/contracts';
 import { headerString } from '@switchyard/kafka';
 
 /** Kafka headers that carry a job's delivery history across retry topics and into the dead-letter topic. */
@@ -12,8 +13,8 @@ export const DELIVERY_HEADERS = {
   deadAt: 'x-switchyard-dead-at',
 } as const;
 
-/** Headers passed along unchanged (trace context). */
-const CARRIED_HEADERS = ['traceparent', 'tracestate'];
+/** Headers passed along unchanged: the trace context and the job's ids. */
+const CARRIED_HEADERS = ['traceparent', 'tracestate', ...Object.values(DELIVERY_JOB_HEADERS)];
 
 /** How far a job has come. A job fresh from the router has made no attempt. */
 export interface RetryState {

@@ -1,4 +1,4 @@
-import { Call, DeliveryJob, deliveryJobId, deliveryKey, WebhookEnvelope } from '@switchyard/contracts';
+import { Call, deliveryJobHeaders, deliveryKey, WebhookEnvelope } from '@switchyard/contracts';
 import { Destination, destinationKey, WEBHOOKS_DESTINATION_TYPE } from '@switchyard/config';
 import { encodeJson } from '@switchyard/kafka';
 import { webhookEnvelope } from '@switchyard/webhooks';
@@ -23,18 +23,18 @@ export interface Addressed {
   body: WebhookEnvelope;
 }
 
-/** One deliveries-topic record per destination, keyed so one user's jobs for one destination stay in order. */
+/**
+ * One deliveries-topic record per destination, keyed so one user's jobs for one destination stay
+ * in order. The envelope is serialised once; every destination's record carries those bytes.
+ */
 export function deliveryRecords(topic: string, destinations: readonly Destination[], message: Addressed, headers?: Record<string, string>): OutputRecord[] {
-  return destinations.map((destination) => {
-    const job: DeliveryJob = {
-      jobId: deliveryJobId(message.messageId, destination.id),
-      destinationId: destination.id,
-      sourceId: message.sourceId,
-      messageId: message.messageId,
-      body: message.body,
-    };
-    return { topic, key: deliveryKey(destination.id, message.sourceId, message.userKey), value: encodeJson(job), headers };
-  });
+  const value = encodeJson(message.body);
+  return destinations.map((destination) => ({
+    topic,
+    key: deliveryKey(destination.id, message.sourceId, message.userKey),
+    value,
+    headers: { ...headers, ...deliveryJobHeaders({ destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId }) },
+  }));
 }
 
 /**

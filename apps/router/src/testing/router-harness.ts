@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AudienceSyncBody, AudienceSynced, Call, DeliveryJob, eventKey, topicNames, TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { createLogger } from '@switchyard/telemetry';
-import { eventually, freshNamespace, testKafka, TopicReader } from '../../../../test/support/kafka-test-kit';
+import { deliveryJobView, eventually, freshNamespace, testKafka, TopicReader } from '../../../../test/support/kafka-test-kit';
 import { testServiceEnv } from '../../../../test/support/service-env';
 import { WorkspaceFile as WorkspaceFileOnDisk } from '../../../../test/support/workspace-file';
 import { routerGroupId, routerSettingsFromEnv } from '../router-settings';
@@ -78,7 +78,7 @@ export class RouterHarness {
     const producer = testKafka().producer({ allowAutoTopicCreation: false });
     await producer.connect();
     const topics = topicNames(place.namespace);
-    const outputs = await TopicReader.start<DeliveryJob>([topics.deliveries, topics.eventsDead]);
+    const outputs = await TopicReader.start([topics.deliveries, topics.eventsDead], deliveryJobView);
     return new RouterHarness(place, router, producer, outputs);
   }
 
