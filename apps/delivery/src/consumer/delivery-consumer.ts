@@ -1,6 +1,7 @@
 import { Consumer, EachBatchPayload, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
+import { headerString } from '@switchyard/kafka';
 import { Clock } from '../http/clock';
 import { DeliveryWorker } from '../pipeline/delivery-worker';
 import { readRetryState } from '../retry/retry-state';
@@ -229,10 +230,15 @@ function detach(buffer: Buffer | null): Buffer | null {
   return buffer === null ? null : Buffer.from(buffer);
 }
 
-function detachHeaders(headers: IHeaders | undefined): IHeaders {
-  const copy: IHeaders = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    copy[name] = Buffer.isBuffer(value) ? Buffer.from(value) : Array.isArray(value) ? value.map((v) => (Buffer.isBuffer(v) ? Buffer.from(v) : v)) : value;
+/**
+ * Headers as strings: each Buffer kafkajs hands out is a slice of the fetch response, and a copy
+ * of a few bytes would still pin an 8 KB pool slab for as long as its job waits.
+ */
+function detachHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headerString(headers, name);
+    if (value !== undefined) copy[name] = value;
   }
   return copy;
 }
