@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { hmacSha1Hex } from './hmac-sha1';
 
 /** Header that carries the signature of a webhook request (seed: Authentication). */
 export const SIGNATURE_HEADER = 'X-Signature';
@@ -8,7 +9,7 @@ export const SIGNATURE_HEADER = 'X-Signature';
  * bytes that go on the wire: re-serialising a parsed body could reorder keys or change escapes.
  */
 export function signBody(sharedSecret: string, body: Buffer | string): string {
-  return createHmac('sha1', sharedSecret).update(body).digest('hex');
+  return hmacSha1Hex(sharedSecret, body);
 }
 
 /**
