@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The services' V8 heap flags, as in the image and the Kubernetes Deployments (see README, benchmarks).
-export SERVICE_NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=80"
+INGEST_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=80"
+ROUTER_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=64"
+DELIVERY_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=64"
 # glibc malloc outside V8's heap: two arenas, and large buffers mapped on their own so freeing
 # them gives the memory back (delivery at full load: 222 -> 203 MB RSS).
 export MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
@@ -35,9 +37,9 @@ echo "building…"
 npm run --silent build
 
 DEMO_SHARED_SECRET="${DEMO_SHARED_SECRET:-demo-shared-secret}" node -r @swc-node/register scripts/demo-receiver.ts & pids+=($!)
-PORT="${INGEST_PORT:-8080}" node $SERVICE_NODE_OPTIONS dist/apps/ingest/src/main.js & pids+=($!)
-PORT="${ROUTER_PORT:-8081}" node $SERVICE_NODE_OPTIONS dist/apps/router/src/main.js & pids+=($!)
-PORT="${DELIVERY_PORT:-8082}" node $SERVICE_NODE_OPTIONS dist/apps/delivery/src/main.js & pids+=($!)
+PORT="${INGEST_PORT:-8080}" node $INGEST_NODE_FLAGS dist/apps/ingest/src/main.js & pids+=($!)
+PORT="${ROUTER_PORT:-8081}" node $ROUTER_NODE_FLAGS dist/apps/router/src/main.js & pids+=($!)
+PORT="${DELIVERY_PORT:-8082}" node $DELIVERY_NODE_FLAGS dist/apps/delivery/src/main.js & pids+=($!)
 
 ingest="http://127.0.0.1:${INGEST_PORT:-8080}"
 declare -A health=(

@@ -219,6 +219,14 @@ function secretValue(manifests: Manifest[], name: string, key: string): string |
   return data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8');
 }
 
+/** What the image's CMD (`/bin/sh -c "…exec node …"`) would start for `service`: its arguments after `node`. */
+function imageCommandFor(dockerfile: string, service: ServiceName): string {
+  const cmd = /^CMD (\[.*\])$/m.exec(dockerfile.split('\nFROM ').at(-1) ?? '')?.[1];
+  const [shell, flag, script] = JSON.parse(cmd ?? '[]') as string[];
+  expect([shell, flag]).toEqual(['/bin/sh', '-c']);
+  return execFileSync('/bin/sh', ['-c', script.replace('exec node', 'echo')], { env: { SWITCHYARD_SERVICE: service }, encoding: 'utf8' }).trim();
+}
+
 function configMapData(manifests: Manifest[], name: string): Record<string, string> | undefined {
   return byKind(manifests, 'ConfigMap').find((m) => m.object.metadata.name === name)?.object.data;
 }
@@ -661,10 +669,16 @@ describe('deployment files (offline)', () => {
     it('runs every service with the heap flags and malloc settings the benchmarks measured (image, manifests, npm start)', () => {
       const startScript = readFileSync(join(ROOT, 'scripts', 'start.sh'), 'utf8');
       const dockerfile = readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8');
-      const flags = SERVICE_HEAP_FLAGS.join(' ');
-      for (const service of SERVICES) expect(deploymentOf(manifests, service).template.spec.containers[0].command?.join(' ')).toContain(flags);
-      expect(dockerfile).toContain(`exec node ${flags} dist/apps/`);
-      expect(startScript).toContain(`SERVICE_NODE_OPTIONS="${flags}"`);
+      for (const service of SERVICES) {
+        const flags = SERVICE_HEAP_FLAGS[service].join(' ');
+        const entry = `dist/apps/${service}/src/main.js`;
+        expect(deploymentOf(manifests, service).template.spec.containers[0].command?.join(' ')).toBe(`node ${flags} ${entry}`);
+        // The image's shell command, run with `exec node` turned into `echo`, prints what it would start.
+        expect(imageCommandFor(dockerfile, service)).toBe(`${flags} ${entry}`);
+        const variable = `${service.toUpperCase()}_NODE_FLAGS`;
+        expect(startScript).toContain(`${variable}="${flags}"`);
+        expect(startScript).toContain(`node $${variable} ${entry}`);
+      }
       for (const [name, value] of Object.entries(SERVICE_MALLOC_ENV)) {
         expect(configMapData(manifests, 'switchyard-env')?.[name]).toBe(value);
         expect(dockerfile).toContain(`${name}=${value}`);
