@@ -78,7 +78,7 @@ export function slices(records: OutputRecord[], maxBytes = MAX_PRODUCE_REQUEST_B
   const result: Slice[] = [];
   let current: Slice = { records: [], bytes: 0 };
   for (const record of records) {
-    const size = (record.value?.length ?? 0) + Buffer.byteLength(record.key);
+    const size = (record.value === null ? 0 : Buffer.byteLength(record.value)) + Buffer.byteLength(record.key);
     if (current.records.length > 0 && current.bytes + size > maxBytes) {
       result.push(current);
       current = { records: [], bytes: 0 };

@@ -57,6 +57,11 @@ export class ConsumeTransformProduce {
       sessionTimeout: options.sessionTimeoutMs,
       heartbeatInterval: Math.floor(options.sessionTimeoutMs / 10),
       maxWaitTimeInMs: 250,
+      // kafkajs's defaults are 10 MB per fetch and 1 MB per partition, counted compressed: a
+      // fetch of zstd batches of repetitive events inflated to hundreds of MB at once (4 KB
+      // events: 300-400 MB of RSS). These still bring thousands of events per fetch.
+      maxBytes: 1024 * 1024,
+      maxBytesPerPartition: 256 * 1024,
       readUncommitted: false,
       allowAutoTopicCreation: false,
     });

@@ -1,6 +1,5 @@
 import { Call, deliveryJobHeaders, deliveryKey, WebhookEnvelope } from '@switchyard/contracts';
 import { Destination, destinationKey, WEBHOOKS_DESTINATION_TYPE } from '@switchyard/config';
-import { encodeJson } from '@switchyard/kafka';
 import { webhookEnvelope } from '@switchyard/webhooks';
 import { OutputRecord } from '../pipeline/output-record';
 import { integrationAllows } from './integrations-filter';
@@ -28,7 +27,7 @@ export interface Addressed {
  * in order. The envelope is serialised once; every destination's record carries those bytes.
  */
 export function deliveryRecords(topic: string, destinations: readonly Destination[], message: Addressed, headers?: Record<string, string>): OutputRecord[] {
-  const value = encodeJson(message.body);
+  const value = JSON.stringify(message.body);
   return destinations.map((destination) => ({
     topic,
     key: deliveryKey(destination.id, message.sourceId, message.userKey),
