@@ -6,7 +6,8 @@
  *     moment ingest was called to receipt at the webhook.
  * Prints CPU and peak RSS per service.
  *
- *   npm run bench:e2e -- [--seconds 10] [--rate 1000] [--partitions 6] [--bytes 500]
+ *   npm run bench:e2e -- [--seconds 10] [--rate 1000] [--partitions 6] [--bytes 500] [--delivery-replicas 1]
+ * --delivery-replicas runs that many delivery processes in one consumer group, as delivery pods would.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -16,6 +17,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { ServiceProcess } from '../test/support/service-process';
 import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, peakRssMb, percentile, startService } from './bench-kit';
 
 const arg = (name: string, fallback: number) => {
@@ -26,6 +28,7 @@ const seconds = arg('seconds', 10);
 const rate = arg('rate', 1000);
 const partitions = arg('partitions', 6);
 const eventBytes = arg('bytes', 500);
+const deliveryReplicas = arg('delivery-replicas', 1);
 const writeKey = 'bench-write-key-0001';
 // Ingest takes 500 KB per request: big events go fewer to a batch.
 const eventsPerRequest = Math.max(1, Math.min(100, Math.floor(400_000 / eventBytes)));
@@ -80,8 +83,8 @@ async function main() {
   const env = { WORKSPACE_CONFIG: workspace, TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`, TOPIC_PARTITIONS: String(partitions), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' };
   const ingest = await startService('ingest', env, 18280);
   const router = await startService('router', env, 18281);
-  const delivery = await startService('delivery', env, 18282);
-  const procs = { ingest, router, delivery };
+  const deliveries = await Promise.all(Array.from({ length: deliveryReplicas }, (_, i) => startService('delivery', env, 18282 + 10 * i)));
+  const procs: Record<string, ServiceProcess> = { ingest, router, ...Object.fromEntries(deliveries.map((d, i) => [deliveryReplicas === 1 ? 'delivery' : `delivery${i + 1}`, d])) };
   const pool = new Pool('http://127.0.0.1:18280', { connections: 16 });
   const send = async (batch: object[]) => {
     const res = await pool.request({ path: '/v1/batch', method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify({ batch }) });
@@ -143,7 +146,7 @@ async function main() {
     console.log(`bench    CPU ${fmt(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100)}% during throughput (load generator and receiver)`);
   } finally {
     await pool.close();
-    for (const p of [ingest, router, delivery]) await p.stop();
+    for (const p of Object.values(procs)) await p.stop();
     receiver.close();
   }
 }
