@@ -15,13 +15,6 @@ export class IngestSettings extends CommonSettings {
   @Type(() => Number) @IsInt() @Min(1) @Max(100_000)
   maxBatchMessages!: number;
 
-  /**
-   * Request-body bytes held at once (Content-Length; the request limit for compressed bodies);
-   * requests beyond it wait, unread, for their turn. Bounds memory however many clients connect.
-   */
-  @Type(() => Number) @IsInt() @Min(64 * 1024) @Max(1024 * 1024 * 1024)
-  maxInFlightBodyBytes!: number;
-
   /** How long produced records wait for company before a Kafka batch goes out. */
   @Type(() => Number) @IsInt() @Min(0) @Max(100)
   produceLingerMs!: number;
@@ -39,7 +32,6 @@ export function ingestSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ing
       maxMessageBytes: envNumber(env, 'INGEST_MAX_MESSAGE_BYTES', 32 * 1024),
       maxRequestBytes: envNumber(env, 'INGEST_MAX_REQUEST_BYTES', 500 * 1024),
       maxBatchMessages: envNumber(env, 'INGEST_MAX_BATCH_MESSAGES', 2500),
-      maxInFlightBodyBytes: envNumber(env, 'INGEST_MAX_IN_FLIGHT_BODY_BYTES', 4 * 1024 * 1024),
       produceLingerMs: envNumber(env, 'INGEST_PRODUCE_LINGER_MS', 2),
       adminToken: env.ADMIN_TOKEN || undefined,
     },

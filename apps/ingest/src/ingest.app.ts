@@ -4,7 +4,6 @@ import { WorkspaceConfigStore } from '@switchyard/config';
 import { startHttpService } from '@switchyard/service';
 import { IngestSettings } from './ingest-settings';
 import { IngestModule } from './ingest.module';
-import { BodyAdmission, registerBodyAdmission } from './tracking/body-admission';
 import { registerBodyHandling } from './tracking/body-handling';
 
 /** Starts the ingest service; used by main.ts and by tests (which pass port 0). */
@@ -22,11 +21,7 @@ export async function startIngest(settings: IngestSettings, logger: Logger): Pro
       413: `request body exceeds ${settings.maxRequestBytes} bytes (counted after decompression)`,
       415: 'unsupported body: send Content-Type application/json, with Content-Encoding identity, gzip or deflate',
     },
-    configure: (nest) => {
-      const fastify = nest.getHttpAdapter().getInstance();
-      registerBodyAdmission(fastify, new BodyAdmission(settings.maxInFlightBodyBytes), settings.maxRequestBytes);
-      registerBodyHandling(fastify);
-    },
+    configure: (nest) => registerBodyHandling(nest.getHttpAdapter().getInstance()),
   });
   app.getHttpServer().once('close', () => workspace.close());
   return app;
