@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { ServiceProcess } from '../test/support/service-process';
-import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, peakRssMb, percentile, startService } from './bench-kit';
+import { cpuSeconds, fillerText, fmt, localBrokerPid, machineSpeedMs, peakRssMb, percentile, startService } from './bench-kit';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -64,7 +64,7 @@ function sentAtMs(body: string): number {
 const SENT_AT_KEY = '"sentAtMs":';
 
 function event(i: number) {
-  return { type: 'track', userId: `user-${i % 10_000}`, event: 'Order Completed', properties: { sentAtMs: Date.now(), orderId: `o-${i}`, pad: 'x'.repeat(Math.max(0, eventBytes - 200)) } };
+  return { type: 'track', userId: `user-${i % 10_000}`, event: 'Order Completed', properties: { sentAtMs: Date.now(), orderId: `o-${i}`, pad: fillerText(Math.max(0, eventBytes - 200), i) } };
 }
 
 async function waitUntil(check: () => boolean, timeoutMs: number) {

@@ -18,7 +18,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BalancedPool, Pool } from 'undici';
-import { cpuSeconds, fmt, goTool, localBrokerPid, machineSpeedMs, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
+import { cpuSeconds, fillerText, fmt, goTool, localBrokerPid, machineSpeedMs, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 32);
@@ -35,7 +35,7 @@ function event(i: number) {
     type: 'track',
     userId: `user-${i % 5000}`,
     event: 'Order Completed',
-    properties: { orderId: `order-${i}`, revenue: 42.5, currency: 'EUR', items: [{ sku: 'sku-1', qty: 2 }], note: 'x'.repeat(220) },
+    properties: { orderId: `order-${i}`, revenue: 42.5, currency: 'EUR', items: [{ sku: 'sku-1', qty: 2 }], note: fillerText(220, i) },
     context: { ip: '203.0.113.7', library: { name: 'bench', version: '1.0.0' } },
   };
 }
