@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The services' V8 heap flags, as in the image and the Kubernetes Deployments (see README, benchmarks).
-INGEST_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=80"
+INGEST_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=72"
 ROUTER_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=64"
 DELIVERY_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=64"
 # glibc malloc outside V8's heap: two arenas, and large buffers mapped on their own so freeing
