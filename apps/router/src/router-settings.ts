@@ -12,7 +12,10 @@ export class RouterSettings extends CommonSettings {
   transactional!: boolean;
 
   /** At-least-once mode: how often input offsets of acknowledged batches are committed (a crash replays at most this much). */
-  @Type(() => Number) @IsInt() @Min(10) @Max(60_000)
+  @Type(() => Number)
+  @IsInt({ message: 'commitIntervalMs (ROUTER_COMMIT_INTERVAL_MS) must be a whole number of milliseconds' })
+  @Min(10, { message: 'commitIntervalMs (ROUTER_COMMIT_INTERVAL_MS) must be at least 10' })
+  @Max(60_000, { message: 'commitIntervalMs (ROUTER_COMMIT_INTERVAL_MS) must be at most 60000' })
   commitIntervalMs!: number;
 }
 
