@@ -1,5 +1,6 @@
-import { DELIVERY_JOB_HEADERS, deliveryJobId } from '@switchyard/contracts';
+import { deliveryJobId } from '@switchyard/contracts';
 import { headerString } from '@switchyard/kafka';
+import { jobIdsOf } from '../pipeline/job-ids';
 import { DELIVERY_HEADERS, KafkaHeaders, readRetryState, writeRetryState } from '../retry/retry-state';
 
 /** One record of the dead-letter topic as the API shows it. `id` is `<partition>:<offset>`. */
@@ -37,14 +38,13 @@ export interface DeadLetterFilter {
 
 export function describeDeadRecord(partition: number, offset: string, headers: KafkaHeaders): DeadLetter {
   const state = readRetryState(headers);
-  const destinationId = headerString(headers, DELIVERY_JOB_HEADERS.destinationId);
-  const messageId = headerString(headers, DELIVERY_JOB_HEADERS.messageId);
+  const { destinationId, sourceId, messageId } = jobIdsOf(headers);
   const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
   return {
     id: `${partition}:${offset}`,
     jobId: destinationId && messageId ? deliveryJobId(messageId, destinationId) : undefined,
     destinationId,
-    sourceId: headerString(headers, DELIVERY_JOB_HEADERS.sourceId),
+    sourceId,
     messageId,
     failure: headerString(headers, DELIVERY_HEADERS.failure) ?? 'unknown',
     reason: state.lastError ?? 'unknown',

@@ -1,6 +1,6 @@
 import { DELIVERY_JOB_HEADERS, deliveryJobId, DeliveryJobIds } from '@switchyard/contracts';
-import { headerString } from '@switchyard/kafka';
 import { KafkaHeaders, readRetryState, RetryState } from '../retry/retry-state';
+import { jobIdsOf } from './job-ids';
 
 /** A job ready to send: its ids, and the envelope as the bytes to sign and POST. */
 export interface ReadyJob extends DeliveryJobIds {
@@ -20,13 +20,10 @@ const CLOSE_BRACE = 0x7d;
  */
 export function readDeliveryRecord(value: Buffer | null, headers: KafkaHeaders): ReadRecord {
   const state = readRetryState(headers);
-  const ids = {
-    destinationId: headerString(headers, DELIVERY_JOB_HEADERS.destinationId) ?? '',
-    sourceId: headerString(headers, DELIVERY_JOB_HEADERS.sourceId) ?? '',
-    messageId: headerString(headers, DELIVERY_JOB_HEADERS.messageId) ?? '',
-  };
-  const problems = (Object.keys(ids) as Array<keyof DeliveryJobIds>).filter((field) => ids[field] === '').map((field) => `header ${DELIVERY_JOB_HEADERS[field]} (${field}) is missing`);
+  const ids = jobIdsOf(headers);
+  const problems = (Object.keys(DELIVERY_JOB_HEADERS) as Array<keyof DeliveryJobIds>).filter((field) => ids[field] === undefined).map((field) => `header ${DELIVERY_JOB_HEADERS[field]} (${field}) is missing`);
   if (!value || value.length < 2 || value[0] !== OPEN_BRACE || value[value.length - 1] !== CLOSE_BRACE) problems.push('the value must be the webhook envelope, a JSON object');
-  if (problems.length > 0 || !value) return { ok: false, reason: `unreadable delivery job: ${problems.join('; ')}`, state };
-  return { ok: true, job: { ...ids, jobId: deliveryJobId(ids.messageId, ids.destinationId), body: value }, state };
+  const { destinationId, sourceId, messageId } = ids;
+  if (!destinationId || !sourceId || !messageId || !value || problems.length > 0) return { ok: false, reason: `unreadable delivery job: ${problems.join('; ')}`, state };
+  return { ok: true, job: { destinationId, sourceId, messageId, jobId: deliveryJobId(messageId, destinationId), body: value }, state };
 }
