@@ -65,7 +65,7 @@ export class BatchingProducer {
 
   send(records: OutgoingRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
-    const bytes = records.reduce((sum, r) => sum + byteLength(r.key) + byteLength(r.value), 0);
+    const bytes = records.reduce((sum, r) => sum + recordBytes(r), 0);
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ records, bytes, resolve, reject });
       this.waitingRecords += records.length;
@@ -111,7 +111,7 @@ export class BatchingProducer {
   private sendOne({ waiters, bytes }: { waiters: Waiter[]; bytes: number }): void {
     this.inFlight += 1;
     this.producer
-      .sendBatch({ topicMessages: groupByTopic(waiters), acks: -1, compression: compressionFor(this.options.compression, bytes) })
+      .sendBatch({ topicMessages: topicMessages(waiters.map((w) => w.records)), acks: -1, compression: compressionFor(this.options.compression, bytes) })
       .then(
         () => waiters.forEach((w) => w.resolve()),
         (error: Error) => waiters.forEach((w) => w.reject(error)),
@@ -125,9 +125,15 @@ export class BatchingProducer {
   }
 }
 
-function groupByTopic(waiters: Waiter[]): TopicMessages[] {
+/** Key and value bytes of a record: what counts towards a produce request's size. */
+export function recordBytes(record: OutgoingRecord): number {
+  return byteLength(record.key) + byteLength(record.value);
+}
+
+/** The records of several callers as one produce request's topic groups, in order. */
+export function topicMessages(recordLists: readonly OutgoingRecord[][]): TopicMessages[] {
   const byTopic = new Map<string, Message[]>();
-  for (const { records } of waiters) {
+  for (const records of recordLists) {
     for (const r of records) {
       let messages = byTopic.get(r.topic);
       if (!messages) byTopic.set(r.topic, (messages = []));

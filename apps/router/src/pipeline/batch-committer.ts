@@ -1,14 +1,8 @@
-import type { CompressionTypes, Message, Producer, ProducerBatch, TopicMessages } from 'kafkajs';
-import { BatchingProducer, compressionFor, MAX_PRODUCE_REQUEST_BYTES } from '@switchyard/kafka';
+import type { CompressionTypes, Producer, ProducerBatch } from 'kafkajs';
+import { BatchingProducer, compressionFor, MAX_PRODUCE_REQUEST_BYTES, recordBytes, topicMessages } from '@switchyard/kafka';
 import { HandledBatch } from './batch-handler';
 import { OutputRecord } from './output-record';
 import { InputPosition, PeriodicOffsetCommits } from './periodic-offset-commits';
-
-/**
- * One input batch can fan out to several times its own size (one job per destination, a whole
- * audience page of identify calls), so the outputs go out in slices of at most
- * MAX_PRODUCE_REQUEST_BYTES.
- */
 
 /** Writes a handled batch and commits its input offsets: outputs first, never the other way round. */
 export interface BatchCommitter {
@@ -73,12 +67,16 @@ export interface Slice {
   bytes: number;
 }
 
-/** Consecutive slices of at most MAX_PRODUCE_REQUEST_BYTES of keys and values each (a larger record gets a slice of its own). */
+/**
+ * Consecutive slices of at most MAX_PRODUCE_REQUEST_BYTES of keys and values each (a larger record
+ * gets a slice of its own): one input batch can fan out to several times its own size (one job per
+ * destination, a whole audience page of identify calls).
+ */
 export function slices(records: OutputRecord[], maxBytes = MAX_PRODUCE_REQUEST_BYTES): Slice[] {
   const result: Slice[] = [];
   let current: Slice = { records: [], bytes: 0 };
   for (const record of records) {
-    const size = (record.value === null ? 0 : Buffer.byteLength(record.value)) + Buffer.byteLength(record.key);
+    const size = recordBytes(record);
     if (current.records.length > 0 && current.bytes + size > maxBytes) {
       result.push(current);
       current = { records: [], bytes: 0 };
@@ -91,15 +89,5 @@ export function slices(records: OutputRecord[], maxBytes = MAX_PRODUCE_REQUEST_B
 }
 
 function produceRequest(slice: Slice, compression: CompressionTypes): ProducerBatch {
-  return { topicMessages: byTopic(slice.records), acks: -1, compression: compressionFor(compression, slice.bytes) };
-}
-
-function byTopic(records: OutputRecord[]): TopicMessages[] {
-  const grouped = new Map<string, Message[]>();
-  for (const { topic, key, value, partition, headers } of records) {
-    let messages = grouped.get(topic);
-    if (!messages) grouped.set(topic, (messages = []));
-    messages.push({ key, value, partition, headers });
-  }
-  return [...grouped].map(([topic, messages]) => ({ topic, messages }));
+  return { topicMessages: topicMessages([slice.records]), acks: -1, compression: compressionFor(compression, slice.bytes) };
 }
