@@ -101,7 +101,7 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
     expect(ingest).toMatch(/switchyard_ingest_calls_accepted_total\{type="track"\} [1-9]/);
     expect(router).toMatch(/switchyard_router_calls_total\{outcome="routed"\} [1-9]/);
     expect(delivery).toMatch(/switchyard_delivery_jobs_total\{outcome="delivered"\} [1-9]/);
-    expect(delivery).toMatch(/switchyard_delivery_request_duration_seconds_bucket\{le="0.1",result="delivered"\} [1-9]/);
+    expect(delivery).toMatch(/switchyard_delivery_request_duration_seconds_count\{result="delivered"\} [1-9]/);
     expect(delivery).toMatch(/switchyard_delivery_retry_backlog\{tier="1"\} 0/);
     for (const text of [ingest, router, delivery]) expect(text).toMatch(/process_resident_memory_bytes \d+/);
   });

@@ -92,7 +92,9 @@ export class ConsumeTransformProduce {
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
       // kafkajs restarts after retriable errors only; a pipeline that stays down must fail readiness.
       if (!payload.restart) this.running = false;
-      this.logger.error({ pipeline: options.name, reason: payload.error.message, restart: payload.restart }, 'consumer crashed');
+      const fields = { pipeline: options.name, reason: payload.error.message };
+      if (payload.restart) this.logger.debug(fields, 'consumer restarting after a retriable error');
+      else this.logger.error(fields, 'consumer stopped on an error that does not heal by retrying');
     });
   }
 
