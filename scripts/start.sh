@@ -15,7 +15,14 @@ export MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 [ -x node_modules/.bin/node ] || npm ci --no-audit --no-fund
 export PATH="$PWD/node_modules/.bin:$PATH"
 
-export WORKSPACE_CONFIG="${WORKSPACE_CONFIG:-$PWD/config/workspace.example.yaml}"
+DEMO_RECEIVER_PORT="${DEMO_RECEIVER_PORT:-9000}"
+if [ -z "${WORKSPACE_CONFIG:-}" ]; then
+  # The example workspace sends to the demo receiver: follow it when DEMO_RECEIVER_PORT moves it.
+  mkdir -p .cache
+  WORKSPACE_CONFIG="$PWD/.cache/workspace.demo.yaml"
+  sed "s#http://127.0.0.1:9000/#http://127.0.0.1:$DEMO_RECEIVER_PORT/#" config/workspace.example.yaml >"$WORKSPACE_CONFIG"
+fi
+export WORKSPACE_CONFIG DEMO_RECEIVER_PORT
 export ADMIN_TOKEN="${ADMIN_TOKEN:-demo-admin-token-change-me}"
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
 export HOST="${HOST:-127.0.0.1}"
@@ -24,12 +31,15 @@ export HOST="${HOST:-127.0.0.1}"
 source scripts/lib/local-env.sh
 
 pids=()
+stopping=0
 stop_all() {
   trap - INT TERM EXIT
+  stopping=1
   echo; echo "stopping…"
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   wait "${pids[@]}" 2>/dev/null || true
   stop_started_kafka
+  echo "stopped"
 }
 trap stop_all INT TERM EXIT
 
@@ -64,6 +74,9 @@ cat <<MSG
 
 Switchyard is running (workspace: $WORKSPACE_CONFIG, Kafka: $KAFKA_BROKERS).
   ingest   $ingest        router http://127.0.0.1:${ROUTER_PORT:-8081}    delivery http://127.0.0.1:${DELIVERY_PORT:-8082}
+  demo webhook receiver http://127.0.0.1:$DEMO_RECEIVER_PORT
+  admin token: $ADMIN_TOKEN   (set ADMIN_TOKEN=… before npm start to change it)
+
 Send an event (the demo receiver below prints it, signed, with its static header):
 
   curl -u demo-website-write-key: -H 'Content-Type: application/json' \\
@@ -73,4 +86,8 @@ See it in Kafka:   npm run kafka:tail -- events
 Ctrl-C stops everything.
 MSG
 wait -n "${pids[@]}" || true
-echo "a Switchyard process stopped (see above); stopping the others" >&2
+# A Ctrl-C has already stopped everything (stop_all ran); otherwise one process ended on its own.
+if [ "$stopping" = 0 ]; then
+  echo "a Switchyard process exited unexpectedly (its log is above); stopping the others" >&2
+  exit 1
+fi

@@ -164,18 +164,21 @@ interface SchemaResult {
 
 const python = process.env.PYTHON ?? 'python3';
 
-/** Installs the validator when missing (from PyPI, once per machine) and returns its site-packages path. */
-function ensureValidator(): string {
-  const out = execFileSync('bash', [join(ROOT, 'test/deploy/setup-validator.sh')], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 280_000 });
-  return out.trim().split('\n').pop() ?? '';
+/** The path a setup script printed for its tool (installed by scripts/setup-test-tools.sh; tests never install). */
+function installedTool(script: string): string {
+  return execFileSync('bash', [join(ROOT, 'test/deploy', script), '--path'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}
+
+/** The validator's site-packages path. */
+function validatorPath(): string {
+  return installedTool('setup-validator.sh');
 }
 
 let sitePackages = '';
 
-/** Builds kustomize with Go when missing (once per machine) and returns the binary's path. */
-function ensureKustomize(): string {
-  const out = execFileSync('bash', [join(ROOT, 'test/deploy/setup-kustomize.sh')], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 580_000 });
-  return out.trim().split('\n').pop() ?? '';
+/** The kustomize binary's path. */
+function kustomizePath(): string {
+  return installedTool('setup-kustomize.sh');
 }
 
 function validateWithSchemas(files: string[]): { validator: string; results: SchemaResult[] } {
@@ -616,7 +619,7 @@ describe('deployment files (offline)', () => {
     let brokenDir: string;
 
     beforeAll(() => {
-      sitePackages = ensureValidator();
+      sitePackages = validatorPath();
       validated = validateWithSchemas(files);
       brokenDir = mkdtempSync(join(tmpdir(), 'switchyard-broken-manifests-'));
     }, 300_000);
@@ -751,7 +754,7 @@ describe('deployment files (offline)', () => {
       let schema: SchemaResult[];
 
       beforeAll(() => {
-        const kustomize = ensureKustomize();
+        const kustomize = kustomizePath();
         workDir = mkdtempSync(join(tmpdir(), 'switchyard-kustomize-'));
         const build = (dir: string, name: string) => {
           const out = join(workDir, `${name}.yaml`);
@@ -760,7 +763,7 @@ describe('deployment files (offline)', () => {
         };
         const files = { base: build(K8S_DIR, 'base'), keda: build(KEDA, 'keda') };
         rendered = { base: loadManifests([files.base]), keda: loadManifests([files.keda]) };
-        sitePackages = ensureValidator();
+        sitePackages = validatorPath();
         schema = validateWithSchemas([files.base, files.keda]).results;
       }, 600_000);
       afterAll(() => workDir && rmSync(workDir, { recursive: true, force: true }));

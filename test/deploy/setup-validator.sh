@@ -4,7 +4,8 @@
 # .cache/kubernetes-validate/<python version>-<requirements hash>/site-packages, and prints that
 # path. Idempotent (a no-op when that directory exists) and safe when several test runs start at
 # once: each installs into a private temporary directory that is renamed into place.
-# Used by .ci/run before the tests, and by test/deploy/manifests.spec.ts when the cache is missing.
+# Run by scripts/setup-test-tools.sh; test/deploy/manifests.spec.ts asks for the path with --path,
+# which installs nothing and fails with a hint when the validator is missing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -15,6 +16,10 @@ version="$("$python" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])')"
 key="py${version}-$(sha256sum "$req" | cut -c1-16)"
 dest="$root/$key"
 
+if [ "${1:-}" = --path ] && [ ! -f "$dest/installed" ]; then
+  echo "kubernetes-validate is not installed in $dest: run scripts/setup-test-tools.sh" >&2
+  exit 1
+fi
 if [ ! -f "$dest/installed" ]; then
   echo "installing kubernetes-validate into $dest" >&2
   mkdir -p "$root"

@@ -59,6 +59,8 @@ function errorCode(status: number): string {
     case 413: return 'payload_too_large';
     case 415: return 'unsupported_media_type';
     case 429: return 'too_many_requests';
+    // Not configured, or a dependency down: the caller may retry; `internal_error` is kept for bugs.
+    case 502: case 503: case 504: return 'unavailable';
     default: return status >= 500 ? 'internal_error' : 'request_error';
   }
 }
