@@ -23,6 +23,15 @@ describe('kafkaLogCreator', () => {
     expect(levelsOf('Response SaslAuthenticate(key: 36, version: 1)')).toEqual(['warn']);
   });
 
+  it('keeps a producer try that kafkajs retries at debug', () => {
+    const { entry, levelsOf } = capture();
+    const concurrent = 'Failed to send messages: The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing';
+    entry(logLevel.ERROR, concurrent, { retryCount: 0 });
+    entry(logLevel.ERROR, 'Failed to send messages: Topic authorization failed', { retryCount: 0 });
+    expect(levelsOf(concurrent)).toEqual(['debug']);
+    expect(levelsOf('Failed to send messages: Topic authorization failed')).toEqual(['error']);
+  });
+
   it('says once, at info, that it waits for a broker that is still loading; a crash that does not heal stays an error', () => {
     const { entry, lines, levelsOf } = capture();
     const loading = "Crash: KafkaJSProtocolError: The coordinator is loading and hence can't process requests for this group";

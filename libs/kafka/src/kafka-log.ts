@@ -34,6 +34,9 @@ function brokerResponseLevel(extra: Record<string, unknown>): Level {
 function errorLevel(message: string, extra: Record<string, unknown>): Level | 'waiting' {
   if (message.startsWith('Response ')) return brokerResponseLevel(extra);
   if (message.startsWith('Restarting the consumer')) return 'debug';
+  // The producer's retrier logs each failed try; the caller sees the error if the last one fails.
+  const failedTry = /^Failed to send messages: (.*)$/s.exec(message);
+  if (failedTry && RETRIABLE_MESSAGES.has(failedTry[1])) return 'debug';
   const crash = /^Crash: \w+: (.*)$/s.exec(message);
   if (crash && RETRIABLE_MESSAGES.has(crash[1])) return 'waiting';
   return 'error';
