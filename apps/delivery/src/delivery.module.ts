@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { WorkspaceConfigStore } from '@switchyard/config';
+import { AdminToken, AdminTokenGuard } from '@switchyard/service';
 import { ObservabilityModule, Readiness } from '@switchyard/telemetry';
-import { AdminTokenGuard } from './dead-letters/admin-token.guard';
 import { DeadLetterController } from './dead-letters/dead-letter.controller';
 import { DeadLetterStore } from './dead-letters/dead-letter-store';
 import { DeliveryRuntime } from './delivery-runtime';
@@ -29,6 +29,7 @@ export class DeliveryModule {
         },
         DeliveryRuntime,
         { provide: DeadLetterStore, useFactory: (runtime: DeliveryRuntime) => runtime.deadLetters, inject: [DeliveryRuntime] },
+        { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
         AdminTokenGuard,
       ],
     };

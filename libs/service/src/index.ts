@@ -2,3 +2,4 @@ export * from './bootstrap';
 export * from './http-exception.filter';
 export * from './nest-logger';
 export * from './request-log';
+export * from './admin-token.guard';

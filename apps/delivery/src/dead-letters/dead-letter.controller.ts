@@ -1,5 +1,5 @@
 import { BadRequestException, Body, Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AdminTokenGuard } from '@switchyard/service';
 import { DeadLetterFilter } from './dead-letter';
 import { DeadLetterStore } from './dead-letter-store';
 

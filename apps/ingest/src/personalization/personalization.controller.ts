@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { AudienceSyncBody, DeletionRequestBody, FieldError, validateAudienceSyncBody, validateDeletionRequestBody } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { LOGGER } from '../ingest.tokens';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AdminTokenGuard } from '@switchyard/service';
 import { PersonalizationService } from './personalization.service';
 
 function badRequest(message: string, errors: FieldError[] = []): never {

@@ -1,18 +1,24 @@
 import { CanActivate, ExecutionContext, HttpException, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { IngestSettings } from '../ingest-settings';
+
+/** The configured admin token (`ADMIN_TOKEN`); an app provides it from its validated settings. */
+export class AdminToken {
+  constructor(readonly value: string | undefined) {}
+}
 
 /**
- * Admin endpoints need `Authorization: Bearer <ADMIN_TOKEN>`. Without a configured token they
- * are switched off (503) rather than open; a missing or wrong token is a 401.
+ * Every admin endpoint needs `Authorization: Bearer <ADMIN_TOKEN>`. Without a configured token
+ * the endpoints are switched off (503 `unavailable`) rather than open; a missing or wrong token
+ * is a 401. Both sides are hashed before the constant-time comparison, so neither the token nor
+ * its length shows in the answer's timing.
  */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
-  constructor(private readonly settings: IngestSettings) {}
+  constructor(private readonly token: AdminToken) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const expected = this.settings.adminToken;
+    const expected = this.token.value;
     if (!expected) {
       throw new HttpException({ success: false, error: 'unavailable', message: 'admin endpoints are disabled: set ADMIN_TOKEN to enable them' }, 503);
     }
@@ -25,7 +31,6 @@ export class AdminTokenGuard implements CanActivate {
   }
 }
 
-/** Constant-time comparison; hashing first makes the lengths equal without revealing them. */
 function sameSecret(a: string, b: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(a), digest(b));
