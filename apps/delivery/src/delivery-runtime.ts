@@ -11,7 +11,7 @@ import { deliveryMetrics, measureRetryBacklogWith } from './delivery-metrics';
 import { RetryBacklog } from './consumer/retry-backlog';
 import { DeliverySettings } from './delivery-settings';
 import { LOGGER } from './delivery.tokens';
-import { systemClock } from './http/clock';
+import { systemClock } from './clock';
 import { UndiciWebhookClient } from './http/undici-webhook-client';
 import { CircuitBreakers } from './isolation/circuit-breaker';
 import { DestinationLimiter } from './isolation/destination-limiter';

@@ -2,7 +2,7 @@ import { Consumer, EachBatchPayload, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
 import { headerString } from '@switchyard/kafka';
-import { Clock } from '../http/clock';
+import { Clock } from '../clock';
 import { DeliveryWorker } from '../pipeline/delivery-worker';
 import { readRetryState } from '../retry/retry-state';
 import { DeliveryMetrics } from '../delivery-metrics';

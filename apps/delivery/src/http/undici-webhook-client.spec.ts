@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { PRIVATE_ADDRESS_ERROR_CODE, TIMEOUT_ERROR_CODE } from '../outcome/classify-outcome';
-import { systemClock } from './clock';
+import { systemClock } from '../clock';
 import { UndiciWebhookClient } from './undici-webhook-client';
 
 /** A real receiver on 127.0.0.1 that answers each request with `answer`. */

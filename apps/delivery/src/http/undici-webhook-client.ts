@@ -1,6 +1,6 @@
 import { Agent, buildConnector } from 'undici';
 import { PRIVATE_ADDRESS_ERROR_CODE, TIMEOUT_ERROR_CODE } from '../outcome/classify-outcome';
-import { Clock } from './clock';
+import { Clock } from '../clock';
 import { StatusOnlyHandler } from './status-only-handler';
 import { isPrivateAddress } from './private-address';
 import { WebhookHttpClient, WebhookRequest, WebhookResponse } from './webhook-http-client';

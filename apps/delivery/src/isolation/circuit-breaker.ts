@@ -1,4 +1,4 @@
-import { Clock } from '../http/clock';
+import { Clock } from '../clock';
 
 interface Circuit {
   consecutiveFailures: number;

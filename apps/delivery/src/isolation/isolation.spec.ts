@@ -1,4 +1,4 @@
-import { manualClock } from '../http/manual-clock';
+import { manualClock } from '../../test/manual-clock';
 import { CircuitBreakers } from './circuit-breaker';
 import { DestinationLimiter } from './destination-limiter';
 

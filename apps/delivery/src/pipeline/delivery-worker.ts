@@ -3,7 +3,7 @@ import type { Destination } from '@switchyard/config';
 import { destinationIdOfKey, TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
 import { annotateActiveSpan, withRecordSpan } from '@switchyard/telemetry';
-import { Clock } from '../http/clock';
+import { Clock } from '../clock';
 import { WebhookHttpClient } from '../http/webhook-http-client';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
 import { DestinationLimiter } from '../isolation/destination-limiter';

@@ -1,6 +1,6 @@
 import { classifyOutcome, CIRCUIT_OPEN_ERROR_CODE } from '../outcome/classify-outcome';
 import { parseRetryAfter } from '../retry/retry-schedule';
-import { Clock } from '../http/clock';
+import { Clock } from '../clock';
 import { WebhookHttpClient } from '../http/webhook-http-client';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
 import { DispatchPlan } from './prepare-dispatch';

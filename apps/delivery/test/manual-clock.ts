@@ -1,4 +1,4 @@
-import { Clock } from './clock';
+import { Clock } from '../src/clock';
 
 /** A clock tests move by hand: `advance` runs every timer that falls due, in order. */
 export function manualClock(start = 0): Clock & { advance(ms: number): void } {
