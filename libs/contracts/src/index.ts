@@ -3,3 +3,4 @@ export * from './calls';
 export * from './deliveries/delivery-job';
 export * from './audiences';
 export * from './deletions';
+export * from './validation-errors';

@@ -1,4 +1,4 @@
-import { CallType, JsonObject, validateCall } from '@switchyard/contracts';
+import { CallProblem, CallType, JsonObject, validateCall } from '@switchyard/contracts';
 
 export interface MessageError {
   /** Position in the batch (0 for a single call). */
@@ -50,18 +50,20 @@ export function parseTrackingRequest(endpoint: CallType | 'batch', body: unknown
     messages = [{ ...body, type: endpoint }];
   }
 
-  const errors: MessageError[] = [];
+  const problems: Array<CallProblem & { index: number }> = [];
   messages.forEach((message, index) => {
     const bytes = Buffer.byteLength(JSON.stringify(message) ?? '');
     if (bytes > limits.maxMessageBytes) {
-      errors.push({ index, field: '', reason: `message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}` });
+      problems.push({ index, field: '', reason: `message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}`, kind: 'too_large' });
       return;
     }
-    for (const e of validateCall(message)) errors.push({ index, ...e });
+    for (const problem of validateCall(message)) problems.push({ index, ...problem });
   });
-  if (errors.length > 0) {
-    const bad = new Set(errors.map((e) => e.index)).size;
-    const oversize = errors.every((e) => e.reason.includes('the limit is'));
+  if (problems.length > 0) {
+    const bad = new Set(problems.map((e) => e.index)).size;
+    // 413 only when size is all that is wrong: a message that also breaks a rule needs fixing, not splitting.
+    const oversize = problems.every((e) => e.kind === 'too_large');
+    const errors: MessageError[] = problems.map(({ index, field, reason }) => ({ index, field, reason }));
     return {
       ok: false,
       status: oversize ? 413 : 400,

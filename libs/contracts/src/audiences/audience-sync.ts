@@ -17,7 +17,7 @@ import {
   ValidateNested,
   validateSync,
 } from 'class-validator';
-import { FieldError, flattenValidationErrors } from '../calls/call-validation';
+import { FieldError, flattenValidationErrors } from '../validation-errors';
 import { normaliseTimestamp } from '../calls/timestamp';
 
 /** What a computation produces per user: audience membership (a boolean) or a computed trait's value. */

@@ -34,7 +34,7 @@ describe('validateCall', () => {
   });
 
   it('refuses a message that is not an object', () => {
-    expect(validateCall([1, 2])).toEqual([{ field: '', reason: 'each message must be a JSON object' }]);
+    expect(validateCall([1, 2])).toEqual([{ field: '', reason: 'each message must be a JSON object', kind: 'invalid' }]);
     expect(validateCall('track')).toHaveLength(1);
   });
 
@@ -46,5 +46,37 @@ describe('validateCall', () => {
     // JSON.parse makes it an own property; it must not hide the rules of the message's type.
     expect(fieldsOf(JSON.parse('{"type":"track","constructor":"x"}'))).toEqual(['event', 'userId']);
     expect(validateCall(JSON.parse('{"type":"track","userId":"u1","event":"E","constructor":"x"}'))).toEqual([]);
+  });
+
+  it.each([
+    ['a missing userId', { type: 'identify' }, { field: 'userId', kind: 'missing', reason: 'userId or anonymousId is required (a non-empty string)' }],
+    ['a numeric userId', { type: 'identify', userId: 42 }, { field: 'userId', kind: 'invalid', reason: 'userId or anonymousId is required (a non-empty string)' }],
+    ['a missing event', { type: 'track', userId: 'u' }, { field: 'event', kind: 'missing', reason: 'event is required for track' }],
+    ['an empty event', { type: 'track', userId: 'u', event: '' }, { field: 'event', kind: 'invalid', reason: 'event must not be empty' }],
+    ['a boolean messageId', { type: 'page', userId: 'u', messageId: true }, { field: 'messageId', kind: 'invalid', reason: 'messageId must be a string' }],
+    ['an empty anonymousId', { type: 'page', userId: 'u', anonymousId: '' }, { field: 'anonymousId', kind: 'invalid', reason: 'anonymousId should not be empty' }],
+    ['a 513-character groupId', { type: 'group', userId: 'u', groupId: 'g'.repeat(513) }, { field: 'groupId', kind: 'invalid', reason: 'groupId must be shorter than or equal to 512 characters' }],
+    ['a missing previousId', { type: 'alias', userId: 'u' }, { field: 'previousId', kind: 'missing', reason: 'previousId is required for alias' }],
+    ['a page name that is a number', { type: 'page', userId: 'u', name: 7 }, { field: 'name', kind: 'invalid', reason: 'name must be a string' }],
+    ['a missing type', { userId: 'u' }, { field: 'type', kind: 'missing', reason: 'type must be one of: identify, track, page, screen, group, alias' }],
+    ['a type in an array', { type: ['track'], userId: 'u', event: 'E' }, { field: 'type', kind: 'invalid', reason: 'type must be one of: identify, track, page, screen, group, alias' }],
+  ])('words %s and gives its kind', (_name, raw, problem) => {
+    expect(validateCall(raw)).toEqual([problem]);
+  });
+
+  it('counts characters as a reader does: 512 emoji are a valid id, 513 are not, variation selectors are free', () => {
+    expect(validateCall({ type: 'identify', userId: '😀'.repeat(512) })).toEqual([]);
+    expect(validateCall({ type: 'identify', userId: '❤\uFE0F'.repeat(512) })).toEqual([]);
+    expect(fieldsOf({ type: 'identify', anonymousId: '😀'.repeat(513) })).toEqual(['anonymousId']);
+  });
+
+  it('treats null optional fields as absent, as Segment SDKs send them', () => {
+    expect(validateCall({ type: 'track', userId: 'u', event: 'E', anonymousId: null, properties: null, context: null, timestamp: null })).toEqual([]);
+  });
+
+  it('reads __proto__ and prototype-named keys as plain fields, changing no rule', () => {
+    expect(validateCall(JSON.parse('{"type":"track","userId":"u","event":"E","__proto__":{"event":""}}'))).toEqual([]);
+    expect(fieldsOf(JSON.parse('{"type":"track","__proto__":{"userId":"u","event":"E"}}'))).toEqual(['event', 'userId']);
+    expect(fieldsOf({ type: 'toString', userId: 'u' })).toEqual(['type']);
   });
 });

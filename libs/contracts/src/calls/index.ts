@@ -1,3 +1,4 @@
 export * from './call';
+export * from './call-assertions';
 export * from './call-validation';
 export * from './timestamp';

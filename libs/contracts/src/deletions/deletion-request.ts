@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength, validateSync } from 'class-validator';
-import { flattenValidationErrors, FieldError } from '../calls/call-validation';
+import { flattenValidationErrors, FieldError } from '../validation-errors';
 import { normaliseTimestamp } from '../calls/timestamp';
 
 /** Most user ids one deletion request may name; larger erasures are split by the caller. */
