@@ -4,3 +4,4 @@ export * from './json-codec';
 export * from './batching-producer';
 export * from './compression';
 export * from './request-size';
+export * from './offset-committer';

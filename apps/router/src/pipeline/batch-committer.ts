@@ -1,12 +1,11 @@
 import type { CompressionTypes, Producer, ProducerBatch } from 'kafkajs';
-import { BatchingProducer, compressionFor, MAX_PRODUCE_REQUEST_BYTES, recordBytes, topicMessages } from '@switchyard/kafka';
+import { BatchingProducer, CommitPosition, compressionFor, MarkedPositions, MAX_PRODUCE_REQUEST_BYTES, recordBytes, topicMessages } from '@switchyard/kafka';
 import { HandledBatch } from './batch-handler';
 import { OutputRecord } from './output-record';
-import { InputPosition, PeriodicOffsetCommits } from './periodic-offset-commits';
 
 /** Writes a handled batch and commits its input offsets: outputs first, never the other way round. */
 export interface BatchCommitter {
-  commit(handled: HandledBatch, position: InputPosition): Promise<void>;
+  commit(handled: HandledBatch, position: CommitPosition): Promise<void>;
 }
 
 /**
@@ -21,13 +20,13 @@ export class TransactionalCommitter implements BatchCommitter {
     private readonly compression: CompressionTypes,
   ) {}
 
-  async commit(handled: HandledBatch, position: InputPosition): Promise<void> {
+  async commit(handled: HandledBatch, position: CommitPosition): Promise<void> {
     const transaction = await this.producer.transaction();
     try {
       for (const slice of slices([...handled.outputs, ...handled.changelog])) await transaction.sendBatch(produceRequest(slice, this.compression));
       await transaction.sendOffsets({
         consumerGroupId: this.groupId,
-        topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: position.nextOffset }] }],
+        topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: position.offset }] }],
       });
       await transaction.commit();
     } catch (error) {
@@ -49,10 +48,10 @@ export class TransactionalCommitter implements BatchCommitter {
 export class AcknowledgedCommitter implements BatchCommitter {
   constructor(
     private readonly producer: BatchingProducer,
-    private readonly offsets: PeriodicOffsetCommits,
+    private readonly offsets: MarkedPositions,
   ) {}
 
-  async commit(handled: HandledBatch, position: InputPosition): Promise<void> {
+  async commit(handled: HandledBatch, position: CommitPosition): Promise<void> {
     for (const records of [handled.outputs, handled.changelog]) {
       // Slices are queued in order and sent one request at a time, so order per key holds.
       await Promise.all(slices(records).map((slice) => this.producer.send(slice.records)));

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { BatchingProducer, MAX_PRODUCE_REQUEST_BYTES } from '@switchyard/kafka';
 import { AcknowledgedCommitter, BatchCommitter, TransactionalCommitter } from './batch-committer';
 import { BatchHandler } from './batch-handler';
-import { PeriodicOffsetCommits } from './periodic-offset-commits';
+import { MarkedPositions, OffsetCommitter } from '@switchyard/kafka';
 
 export interface PipelineOptions {
   /** Short name for logs and metrics: events, audiences, deletions. */
@@ -39,7 +39,7 @@ export class ConsumeTransformProduce {
   private readonly producer: Producer;
   private readonly committer: BatchCommitter;
   /** At-least-once mode only; transactions commit offsets with their outputs. */
-  private readonly offsets: PeriodicOffsetCommits | undefined;
+  private readonly offsets: { marked: MarkedPositions; committer: OffsetCommitter } | undefined;
   private readonly batchesInHand = new Set<Promise<void>>();
   private running = false;
   private stopping = false;
@@ -79,14 +79,15 @@ export class ConsumeTransformProduce {
     if (options.transactional) {
       this.committer = new TransactionalCommitter(this.producer, options.groupId, options.compression);
     } else {
-      this.offsets = new PeriodicOffsetCommits(this.consumer, options.commitIntervalMs, logger);
+      const marked = new MarkedPositions();
+      this.offsets = { marked, committer: new OffsetCommitter(this.consumer, marked, options.commitIntervalMs, logger) };
       // No linger: while one request is in flight the next fills up, which is batching enough.
       // The byte bound is the one that matters; the record bound only has to stay out of its way.
       const batching = new BatchingProducer(this.producer, { lingerMs: 0, maxBatchRecords: 100_000, maxBatchBytes: MAX_PRODUCE_REQUEST_BYTES, maxInFlight: 1, compression: options.compression });
-      this.committer = new AcknowledgedCommitter(batching, this.offsets);
+      this.committer = new AcknowledgedCommitter(batching, marked);
     }
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
-      this.offsets?.keepOnly(payload.memberAssignment);
+      this.offsets?.marked.keepOnly(payload.memberAssignment);
       this.handler.onAssigned?.(payload.memberAssignment);
     });
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
@@ -113,7 +114,7 @@ export class ConsumeTransformProduce {
       partitionsConsumedConcurrently: this.options.transactional ? 1 : CONCURRENT_PARTITIONS,
       eachBatch: (payload) => this.trackBatch(this.handleBatch(payload)),
     });
-    this.offsets?.start();
+    this.offsets?.committer.start();
     this.running = true;
     this.logger.info({ pipeline: this.options.name, topics: this.options.topics, transactional: this.options.transactional }, 'pipeline started');
   }
@@ -130,7 +131,7 @@ export class ConsumeTransformProduce {
     this.running = false;
     this.stopping = true;
     await Promise.allSettled(this.batchesInHand);
-    await this.offsets?.stop();
+    await this.offsets?.committer.stop();
     await this.consumer.disconnect();
     await this.producer.disconnect();
   }
@@ -145,7 +146,7 @@ export class ConsumeTransformProduce {
   private async handleBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     if (this.stopping || batch.isEmpty() || !isRunning() || isStale()) return;
     const handled = await this.handler.handle(batch, heartbeat);
-    const position = { topic: batch.topic, partition: batch.partition, nextOffset: (BigInt(batch.lastOffset()) + 1n).toString() };
+    const position = { topic: batch.topic, partition: batch.partition, offset: (BigInt(batch.lastOffset()) + 1n).toString() };
     try {
       await this.committer.commit(handled, position);
     } catch (error) {

@@ -1,0 +1,44 @@
+import pino from 'pino';
+import { manualClock } from '../../test/manual-clock';
+import { InFlightJobs } from './in-flight-jobs';
+
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (e: Error) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('InFlightJobs', () => {
+  const gauge = () => ({ value: 0, inc() { this.value++; }, dec() { this.value--; } });
+
+  it('counts running jobs on its gauge and calls onDone only for a job that completed', async () => {
+    const g = gauge();
+    const jobs = new InFlightJobs(manualClock(), g, pino({ level: 'silent' }));
+    const [a, b] = [deferred(), deferred()];
+    const done: string[] = [];
+    jobs.track(a.promise, () => done.push('a'));
+    jobs.track(b.promise, () => done.push('b'));
+    expect([jobs.count, g.value]).toEqual([2, 2]);
+    a.resolve();
+    b.reject(new Error('stopped'));
+    await settle();
+    expect(done).toEqual(['a']);
+    expect([jobs.count, g.value]).toEqual([0, 0]);
+  });
+
+  it('drains: true once the last job ends, false when the grace ends first', async () => {
+    const clock = manualClock();
+    const jobs = new InFlightJobs(clock, gauge(), pino({ level: 'silent' }));
+    await expect(jobs.drained(1_000)).resolves.toBe(true);
+    const slow = deferred();
+    jobs.track(slow.promise, () => undefined);
+    const timedOut = jobs.drained(1_000);
+    clock.advance(1_000);
+    await expect(timedOut).resolves.toBe(false);
+    const waiting = jobs.drained(1_000);
+    slow.resolve();
+    await expect(waiting).resolves.toBe(true);
+  });
+});

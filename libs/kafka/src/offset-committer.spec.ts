@@ -1,0 +1,137 @@
+import pino from 'pino';
+import { CommitPosition, CommitTimer, MarkedPositions, OffsetCommitter } from './offset-committer';
+
+/** A consumer whose commitOffsets records each request; fails while `failing` is set, or waits for `release` while `holding`. */
+function recordingConsumer() {
+  const consumer = {
+    failing: false,
+    holding: false,
+    release: () => {},
+    requests: [] as CommitPosition[][],
+    inFlight: 0,
+    maxInFlight: 0,
+    commitOffsets: async (offsets: CommitPosition[]) => {
+      consumer.inFlight++;
+      consumer.maxInFlight = Math.max(consumer.maxInFlight, consumer.inFlight);
+      try {
+        if (consumer.holding) await new Promise<void>((resolve) => (consumer.release = resolve));
+        if (consumer.failing) throw new Error('coordinator not available');
+        consumer.requests.push(offsets.map((o) => ({ ...o })));
+      } finally {
+        consumer.inFlight--;
+      }
+    },
+  };
+  return consumer;
+}
+
+/** A timer moved by hand: `fire` runs what is scheduled. */
+function handTimer(): CommitTimer & { fire(): void; scheduled: number } {
+  let pending: (() => void) | undefined;
+  const timer = {
+    scheduled: 0,
+    schedule(_ms: number, fn: () => void) {
+      timer.scheduled++;
+      pending = fn;
+      return () => (pending = undefined);
+    },
+    fire() {
+      const fn = pending;
+      pending = undefined;
+      fn?.();
+    },
+  };
+  return timer;
+}
+
+const position = (partition: number, offset: number, topic = 'events'): CommitPosition => ({ topic, partition, offset: String(offset) });
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+const logger = pino({ level: 'silent' });
+
+describe('OffsetCommitter with MarkedPositions', () => {
+  it('commits the latest position of every partition in one request, and nothing when nothing moved', async () => {
+    const consumer = recordingConsumer();
+    const marked = new MarkedPositions();
+    const committer = new OffsetCommitter(consumer, marked, 60_000, logger);
+    marked.mark(position(0, 10));
+    marked.mark(position(1, 5));
+    marked.mark(position(0, 20));
+    await committer.flush();
+    await committer.flush();
+    expect(consumer.requests).toEqual([[position(0, 20), position(1, 5)]]);
+  });
+
+  it('tries a failed commit again at the next flush, with a later position of its partition if one arrived', async () => {
+    const consumer = recordingConsumer();
+    const marked = new MarkedPositions();
+    const committer = new OffsetCommitter(consumer, marked, 60_000, logger);
+    marked.mark(position(0, 10));
+    marked.mark(position(1, 5));
+    consumer.failing = true;
+    const failed = committer.flush();
+    marked.mark(position(0, 30));
+    await failed;
+    consumer.failing = false;
+    await committer.stop();
+    expect(consumer.requests).toEqual([[position(0, 30), position(1, 5)]]);
+  });
+
+  it('drops the positions of partitions a rebalance took away', async () => {
+    const consumer = recordingConsumer();
+    const marked = new MarkedPositions();
+    const committer = new OffsetCommitter(consumer, marked, 60_000, logger);
+    marked.mark(position(0, 10));
+    marked.mark(position(1, 5));
+    marked.mark(position(0, 7, 'audiences'));
+    marked.keepOnly({ events: [1], audiences: [] });
+    await committer.stop();
+    expect(consumer.requests).toEqual([[position(1, 5)]]);
+  });
+
+  it('commits on its interval once started, then stops rescheduling', async () => {
+    const consumer = recordingConsumer();
+    const marked = new MarkedPositions();
+    const timer = handTimer();
+    const committer = new OffsetCommitter(consumer, marked, 200, logger, timer);
+    committer.start();
+    marked.mark(position(2, 42));
+    timer.fire();
+    await settle();
+    marked.mark(position(2, 43));
+    timer.fire();
+    await settle();
+    expect(consumer.requests).toEqual([[position(2, 42)], [position(2, 43)]]);
+    await committer.stop();
+    timer.fire();
+    expect(timer.scheduled).toBe(3);
+  });
+
+  it('runs one commit at a time: a flush waits for the one in flight', async () => {
+    const consumer = recordingConsumer();
+    const marked = new MarkedPositions();
+    const committer = new OffsetCommitter(consumer, marked, 60_000, logger);
+    consumer.holding = true;
+    marked.mark(position(0, 1));
+    const first = committer.flush();
+    await settle();
+    marked.mark(position(0, 2));
+    const second = committer.flush();
+    await settle();
+    expect(consumer.inFlight).toBe(1);
+    consumer.holding = false;
+    consumer.release();
+    await Promise.all([first, second]);
+    expect(consumer.maxInFlight).toBe(1);
+    expect(consumer.requests).toEqual([[position(0, 1)], [position(0, 2)]]);
+  });
+
+  it('commits what is due on stop, so a graceful stop replays nothing', async () => {
+    const consumer = recordingConsumer();
+    const marked = new MarkedPositions();
+    const committer = new OffsetCommitter(consumer, marked, 60_000, logger, handTimer());
+    committer.start();
+    marked.mark(position(3, 9));
+    await committer.stop();
+    expect(consumer.requests).toEqual([[position(3, 9)]]);
+  });
+});

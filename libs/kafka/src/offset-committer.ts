@@ -1,0 +1,119 @@
+import type { Consumer } from 'kafkajs';
+import type { Logger } from 'pino';
+
+/** A partition's commit: the offset of the next record to read after a restart. */
+export interface CommitPosition {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+/** What a consumer has finished: the positions now safe to commit, told when the broker took them. */
+export interface CommitSource {
+  due(): CommitPosition[];
+  committed(positions: CommitPosition[]): void;
+}
+
+/** Runs `fn` after `ms` and returns a function that cancels it (delivery's Clock fits). */
+export interface CommitTimer {
+  schedule(ms: number, fn: () => void): () => void;
+}
+
+/** Timers that do not keep a process alive by themselves. */
+export const unrefTimer: CommitTimer = {
+  schedule: (ms, fn) => {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/**
+ * Commits a consumer's finished positions on an interval instead of per batch: one OffsetCommit
+ * request per batch was a large share of a consumer's and the broker's work. Commits run one at a
+ * time; a failed one is logged and its positions, not marked committed, come due again at the
+ * next interval. `stop` commits what is due once more, so a graceful stop replays nothing.
+ */
+export class OffsetCommitter {
+  private cancelTimer: (() => void) | undefined;
+  private committing: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly consumer: Pick<Consumer, 'commitOffsets'>,
+    private readonly source: CommitSource,
+    private readonly intervalMs: number,
+    private readonly logger: Logger,
+    private readonly timer: CommitTimer = unrefTimer,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.cancelTimer = this.timer.schedule(this.intervalMs, () => {
+      void this.flush().finally(() => {
+        if (!this.stopped) this.start();
+      });
+    });
+  }
+
+  /** Commits every due position in one request, after any commit still running. */
+  flush(): Promise<void> {
+    this.committing = this.committing.then(async () => {
+      const due = this.source.due();
+      if (due.length === 0) return;
+      try {
+        await this.consumer.commitOffsets(due);
+        this.source.committed(due);
+      } catch (error) {
+        this.logger.warn({ reason: (error as Error).message }, 'offset commit failed; will try again');
+      }
+    });
+    return this.committing;
+  }
+
+  /** Stops the interval and commits what is due. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelTimer?.();
+    return this.flush();
+  }
+}
+
+/**
+ * Positions marked as finished, latest per partition: the source for a consumer whose whole
+ * batch is done when it marks it (the router, once a batch's outputs are acknowledged).
+ */
+export class MarkedPositions implements CommitSource {
+  private readonly pending = new Map<string, CommitPosition>();
+
+  mark(position: CommitPosition): void {
+    this.pending.set(partitionKey(position), position);
+  }
+
+  /**
+   * After a rebalance: positions of partitions this instance no longer owns are dropped, so a
+   * late commit cannot rewind the new owner.
+   */
+  keepOnly(assignment: Record<string, number[]>): void {
+    for (const [key, position] of this.pending) {
+      if (!assignment[position.topic]?.includes(position.partition)) this.pending.delete(key);
+    }
+  }
+
+  due(): CommitPosition[] {
+    return [...this.pending.values()];
+  }
+
+  /** Forgets what was committed, unless a later position of its partition arrived meanwhile. */
+  committed(positions: CommitPosition[]): void {
+    for (const position of positions) {
+      const key = partitionKey(position);
+      if (this.pending.get(key)?.offset === position.offset) this.pending.delete(key);
+    }
+  }
+}
+
+/** A map key for one topic-partition; never parsed back. */
+export function partitionKey({ topic, partition }: { topic: string; partition: number }): string {
+  return `${topic}\u0000${partition}`;
+}
