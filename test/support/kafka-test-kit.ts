@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Consumer, EachMessagePayload, Kafka, logLevel } from 'kafkajs';
-import { DELIVERY_JOB_HEADERS, DeliveryJob, deliveryJobId, WebhookEnvelope } from '@switchyard/contracts';
+import { decodeDeliveryHeaders, DeliveryJob, deliveryJobId, WebhookEnvelope } from '@switchyard/contracts';
 import { registerZstdCodec } from '@switchyard/kafka';
 import { Collected } from './collected';
 
@@ -37,10 +37,9 @@ export type RecordView<T> = (value: unknown, headers: Record<string, string>) =>
  * `value.messageId` and `value.body` together; other records (dead letters of events) as they are.
  */
 export const deliveryJobView: RecordView<DeliveryJob> = (value, headers) => {
-  const destinationId = headers[DELIVERY_JOB_HEADERS.destinationId];
-  const messageId = headers[DELIVERY_JOB_HEADERS.messageId];
+  const { destinationId, messageId, sourceId } = decodeDeliveryHeaders(headers).ids;
   if (destinationId === undefined || messageId === undefined) return value as DeliveryJob;
-  return { jobId: deliveryJobId(messageId, destinationId), destinationId, messageId, sourceId: headers[DELIVERY_JOB_HEADERS.sourceId], body: value as WebhookEnvelope };
+  return { jobId: deliveryJobId(messageId, destinationId), destinationId, messageId, sourceId: sourceId as string, body: value as WebhookEnvelope };
 };
 
 /** Collects everything on some topics (from the beginning) until `stop`; parsed as JSON. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Producer } from 'kafkajs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DeliveryJob, deliveryJobHeaders, deliveryJobId, topicNames } from '@switchyard/contracts';
+import { DeliveryJob, deliveryJobId, deliveryKey, newJobHeaders, topicNames } from '@switchyard/contracts';
 import { listeningPort } from '@switchyard/service';
 import { createLogger } from '@switchyard/telemetry';
 import { testKafka } from '../../../test/support/kafka-test-kit';
@@ -162,7 +162,7 @@ export class JobProducer {
   }
 
   async send(...jobs: DeliveryJob[]): Promise<void> {
-    await this.producer.send({ topic: this.topic, acks: -1, messages: jobs.map((j) => ({ key: `${j.destinationId}:${j.sourceId}:${String(j.body.userId)}`, value: JSON.stringify(j.body), headers: deliveryJobHeaders(j) })) });
+    await this.producer.send({ topic: this.topic, acks: -1, messages: jobs.map((j) => ({ key: deliveryKey(j.destinationId, j.sourceId, String(j.body.userId)), value: JSON.stringify(j.body), headers: newJobHeaders(j) })) });
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DeliveryJob, topicNames } from '@switchyard/contracts';
 import { verifySignature } from '@switchyard/webhooks';
 import { deliveryJobView, freshNamespace, TopicReader } from '../../../test/support/kafka-test-kit';
-import { DELIVERY_HEADERS } from '../src/retry/retry-state';
+import { DELIVERY_RECORD_HEADERS as DELIVERY_HEADERS } from '@switchyard/contracts';
 import { deliveryEnv, job, JobProducer, Receiver, ReceiverAnswer, selfSignedCertificate, startDeliveryIn, WebhookDestination, writeWorkspace } from './delivery-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-tests-0001';

@@ -13,11 +13,3 @@ export function decodeJson<T>(buffer: Buffer | null | undefined): Decoded<T> {
     return { ok: false, reason: `value is not JSON: ${(error as Error).message}` };
   }
 }
-
-/** Reads one header as a string (kafkajs gives Buffers, or arrays of them when repeated). */
-export function headerString(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-  const value = headers?.[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  if (first === undefined || first === null) return undefined;
-  return Buffer.isBuffer(first) ? first.toString('utf8') : String(first);
-}

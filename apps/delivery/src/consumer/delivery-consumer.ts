@@ -1,10 +1,9 @@
 import { Consumer, EachBatchPayload, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { TopicNames } from '@switchyard/contracts';
-import { headerString, OffsetCommitter } from '@switchyard/kafka';
+import { decodeNotBefore, headerString, TopicNames } from '@switchyard/contracts';
+import { OffsetCommitter } from '@switchyard/kafka';
 import { Clock } from '../clock';
 import { DeliveryWorker } from '../pipeline/delivery-worker';
-import { readRetryState } from '../retry/retry-state';
 import { DeliveryMetrics } from '../delivery-metrics';
 import { InFlightJobs } from './in-flight-jobs';
 import { PartitionHolds } from './partition-holds';
@@ -113,7 +112,7 @@ export class DeliveryConsumer {
       if (this.stopping || !isRunning() || isStale()) return;
       if (!this.hasRoom(progress)) return this.holds.hold(topic, partition, message.offset);
       if (isRetryTopic) {
-        const waitMs = (readRetryState(message.headers).notBefore ?? 0) - this.clock.now();
+        const waitMs = (decodeNotBefore(message.headers) ?? 0) - this.clock.now();
         if (waitMs > 0) return this.holds.hold(topic, partition, message.offset, waitMs);
       }
       const offset = Number(message.offset);

@@ -1,8 +1,7 @@
-import { deliveryJobHeaders } from '@switchyard/contracts';
-import { DELIVERY_HEADERS } from '../retry/retry-state';
+import { DELIVERY_RECORD_HEADERS as DELIVERY_HEADERS, newJobHeaders } from '@switchyard/contracts';
 import { describeDeadRecord, matchesFilter, replayHeaders } from './dead-letter';
 
-const ids = deliveryJobHeaders({ destinationId: 'd1', sourceId: 's1', messageId: 'm1' });
+const ids = newJobHeaders({ destinationId: 'd1', sourceId: 's1', messageId: 'm1' });
 const headers = {
   ...Object.fromEntries(Object.entries(ids).map(([name, value]) => [name, Buffer.from(value)])),
   [DELIVERY_HEADERS.attempt]: Buffer.from('4'),
@@ -42,6 +41,7 @@ describe('dead letters', () => {
 
   it('replays as a fresh job that keeps its ids and trace and counts the replay', () => {
     const replayed = replayHeaders({ letter, key: null, value: null, headers });
-    expect(replayed).toEqual({ traceparent: '00-aa-bb-01', ...ids, [DELIVERY_HEADERS.attempt]: '0', [DELIVERY_HEADERS.replays]: '2' });
+    // No attempt header: absent reads as no attempt made, as on a job fresh from the router.
+    expect(replayed).toEqual({ traceparent: '00-aa-bb-01', ...ids, [DELIVERY_HEADERS.replays]: '2' });
   });
 });

@@ -1,7 +1,4 @@
-import { deliveryJobId } from '@switchyard/contracts';
-import { headerString } from '@switchyard/kafka';
-import { jobIdsOf } from '../pipeline/job-ids';
-import { DELIVERY_HEADERS, KafkaHeaders, readRetryState, writeRetryState } from '../retry/retry-state';
+import { decodeDeliveryHeaders, deliveryJobId, encodeDeliveryHeaders, RecordHeaders } from '@switchyard/contracts';
 
 /** One record of the dead-letter topic as the API shows it. `id` is `<partition>:<offset>`. */
 export interface DeadLetter {
@@ -24,7 +21,7 @@ export interface DeadRecord {
   letter: DeadLetter;
   key: Buffer | null;
   value: Buffer | null;
-  headers: KafkaHeaders;
+  headers: RecordHeaders;
 }
 
 export interface DeadLetterFilter {
@@ -36,23 +33,23 @@ export interface DeadLetterFilter {
   to?: number;
 }
 
-export function describeDeadRecord(partition: number, offset: string, headers: KafkaHeaders): DeadLetter {
-  const state = readRetryState(headers);
-  const { destinationId, sourceId, messageId } = jobIdsOf(headers);
-  const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+export function describeDeadRecord(partition: number, offset: string, headers: RecordHeaders): DeadLetter {
+  const { ids, state, dead } = decodeDeliveryHeaders(headers);
+  const { destinationId, sourceId, messageId } = ids;
+  const iso = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? undefined : new Date(ms).toISOString());
   return {
     id: `${partition}:${offset}`,
     jobId: destinationId && messageId ? deliveryJobId(messageId, destinationId) : undefined,
     destinationId,
     sourceId,
     messageId,
-    failure: headerString(headers, DELIVERY_HEADERS.failure) ?? 'unknown',
+    failure: dead?.failure ?? 'unknown',
     reason: state.lastError ?? 'unknown',
     attempts: state.attempt,
     replays: state.replays,
     firstAttemptAt: iso(state.firstAttemptAt),
     lastAttemptAt: iso(state.lastAttemptAt),
-    deadAt: headerString(headers, DELIVERY_HEADERS.deadAt),
+    deadAt: iso(dead?.deadAt),
   };
 }
 
@@ -70,5 +67,6 @@ export function matchesFilter(letter: DeadLetter, filter: DeadLetterFilter): boo
  * trace context and counts the replay, so a job that dies again shows how often it was replayed.
  */
 export function replayHeaders(record: DeadRecord): Record<string, string> {
-  return writeRetryState({ attempt: 0, replays: record.letter.replays + 1 }, record.headers);
+  const { ids, trace } = decodeDeliveryHeaders(record.headers);
+  return encodeDeliveryHeaders({ ids, trace, state: { attempt: 0, replays: record.letter.replays + 1 } });
 }

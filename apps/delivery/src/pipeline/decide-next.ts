@@ -1,5 +1,5 @@
 import { nextDelay, RetrySchedule } from '../retry/retry-schedule';
-import { RetryState } from '../retry/retry-state';
+import { RetryState } from '@switchyard/contracts';
 import { AttemptResult } from './make-attempt';
 
 /** Why a job ended in the dead-letter topic. */

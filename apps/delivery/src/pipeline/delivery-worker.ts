@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Destination } from '@switchyard/config';
-import { destinationIdOfKey, TopicNames } from '@switchyard/contracts';
+import { DELIVERY_RECORD_HEADERS, headerString, TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
 import { annotateActiveSpan, withRecordSpan } from '@switchyard/telemetry';
 import { Clock } from '../clock';
@@ -70,7 +70,8 @@ export class DeliveryWorker {
    * and made most of delivery's GC work.
    */
   private attempt(record: IncomingRecord): Promise<NextStep> {
-    const destinationId = destinationIdOfKey(record.key?.toString('utf8') ?? '');
+    // The same header the job is read by later; a record without it is refused in its slot as unreadable.
+    const destinationId = headerString(record.headers, DELIVERY_RECORD_HEADERS.destinationId) ?? '';
     return this.deps.limiter.run(destinationId, () => this.attemptInSlot(record));
   }
 

@@ -1,5 +1,5 @@
 import { Destination } from '@switchyard/config';
-import { deliveryJobHeaders } from '@switchyard/contracts';
+import { newJobHeaders } from '@switchyard/contracts';
 import { verifySignature } from '@switchyard/webhooks';
 import { TIMEOUT_ERROR_CODE } from '../outcome/classify-outcome';
 import { manualClock } from '../../test/manual-clock';
@@ -12,7 +12,7 @@ import { readDeliveryRecord } from './read-record';
 
 const envelope = Buffer.from(JSON.stringify({ type: 'track', event: 'Zoë Signed Up' }));
 const job = { jobId: 'm1:d1', destinationId: 'd1', sourceId: 's1', messageId: 'm1', body: envelope };
-const idHeaders = deliveryJobHeaders(job);
+const idHeaders = newJobHeaders(job);
 const destination = (overrides: Partial<Destination['settings']> = {}, enabled = true): Destination =>
   ({
     id: 'd1',

@@ -1,6 +1,4 @@
-import { DELIVERY_JOB_HEADERS, deliveryJobId, DeliveryJobIds } from '@switchyard/contracts';
-import { KafkaHeaders, readRetryState, RetryState } from '../retry/retry-state';
-import { jobIdsOf } from './job-ids';
+import { decodeDeliveryHeaders, DELIVERY_RECORD_HEADERS, deliveryJobId, DeliveryJobIds, RecordHeaders, RetryState } from '@switchyard/contracts';
 
 /** A job ready to send: its ids, and the envelope as the bytes to sign and POST. */
 export interface ReadyJob extends DeliveryJobIds {
@@ -18,10 +16,11 @@ const CLOSE_BRACE = 0x7d;
  * The value is checked for the shape of a JSON object, not parsed: parsing it again was the
  * cost this contract removes, and only the router and dead-letter replays write these records.
  */
-export function readDeliveryRecord(value: Buffer | null, headers: KafkaHeaders): ReadRecord {
-  const state = readRetryState(headers);
-  const ids = jobIdsOf(headers);
-  const problems = (Object.keys(DELIVERY_JOB_HEADERS) as Array<keyof DeliveryJobIds>).filter((field) => ids[field] === undefined).map((field) => `header ${DELIVERY_JOB_HEADERS[field]} (${field}) is missing`);
+const ID_FIELDS: Array<keyof DeliveryJobIds> = ['destinationId', 'sourceId', 'messageId'];
+
+export function readDeliveryRecord(value: Buffer | null, headers: RecordHeaders): ReadRecord {
+  const { ids, state } = decodeDeliveryHeaders(headers);
+  const problems = ID_FIELDS.filter((field) => ids[field] === undefined).map((field) => `header ${DELIVERY_RECORD_HEADERS[field]} (${field}) is missing`);
   if (!value || value.length < 2 || value[0] !== OPEN_BRACE || value[value.length - 1] !== CLOSE_BRACE) problems.push('the value must be the webhook envelope, a JSON object');
   const { destinationId, sourceId, messageId } = ids;
   if (!destinationId || !sourceId || !messageId || !value || problems.length > 0) return { ok: false, reason: `unreadable delivery job: ${problems.join('; ')}`, state };

@@ -1,6 +1,5 @@
-import { TopicNames } from '@switchyard/contracts';
+import { decodeDeliveryHeaders, encodeDeliveryHeaders, RecordHeaders, TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
-import { DELIVERY_HEADERS, KafkaHeaders, writeRetryState } from '../retry/retry-state';
 import { NextStep } from './decide-next';
 
 export interface IncomingRecord {
@@ -9,7 +8,7 @@ export interface IncomingRecord {
   offset: string;
   key: Buffer | null;
   value: Buffer | null;
-  headers: KafkaHeaders;
+  headers: RecordHeaders;
 }
 
 /**
@@ -20,9 +19,8 @@ export function outputRecord(step: NextStep, record: IncomingRecord, topics: Top
   if (step.kind === 'delivered') return undefined;
   const key = record.key?.toString('utf8') ?? null;
   const value = record.value ?? Buffer.alloc(0);
-  const headers = writeRetryState(step.state, record.headers);
-  if (step.kind === 'retry') return { topic: topics.retry(step.tier), key, value, headers };
-  headers[DELIVERY_HEADERS.failure] = step.failure;
-  headers[DELIVERY_HEADERS.deadAt] = new Date(nowMs).toISOString();
-  return { topic: topics.deliveriesDead, key, value, headers };
+  const { ids, trace } = decodeDeliveryHeaders(record.headers);
+  if (step.kind === 'retry') return { topic: topics.retry(step.tier), key, value, headers: encodeDeliveryHeaders({ ids, trace, state: step.state }) };
+  const dead = { failure: step.failure, deadAt: nowMs };
+  return { topic: topics.deliveriesDead, key, value, headers: encodeDeliveryHeaders({ ids, trace, state: step.state, dead }) };
 }

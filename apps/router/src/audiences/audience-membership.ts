@@ -1,16 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
+import { MemberRecord, SnapshotProgress, StateWrite } from '@switchyard/contracts';
 
-/** One member's state: its value (true for audiences) and the sync that last confirmed it. */
-export interface MemberRecord {
-  value: unknown;
-  syncId: string;
-}
-
-/** Pages of the snapshot being received; persisted so a restart mid-snapshot still finishes it. */
-export interface SnapshotProgress {
-  syncId: string;
-  pages: number[];
-}
 
 /** A membership change to tell the destinations about. */
 export interface MembershipChange {
@@ -18,10 +8,6 @@ export interface MembershipChange {
   value: unknown;
 }
 
-/** A state change to persist in the changelog; `null` deletes (a tombstone). */
-export type StateWrite =
-  | { kind: 'member'; userId: string; record: MemberRecord | null }
-  | { kind: 'progress'; progress: SnapshotProgress | null };
 
 export interface SyncOutcome {
   changes: MembershipChange[];

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
+import { decodeMembershipChange } from '@switchyard/contracts';
 import { AudienceMembership } from './audience-membership';
-import { readChangelogRecord } from './membership-changelog';
+
 import { PartitionState } from './membership-store';
 
 /**
@@ -47,7 +48,7 @@ export class MembershipRestorer {
               const state = states.get(batch.partition);
               if (!state) return void pause();
               for (const message of batch.messages) {
-                const record = readChangelogRecord(message.key?.toString('utf8') ?? null, message.value);
+                const record = decodeMembershipChange(message.key?.toString('utf8') ?? null, message.value);
                 if (!record) continue;
                 let audience = state.get(record.computationId);
                 if (!audience) state.set(record.computationId, (audience = new AudienceMembership()));

@@ -1,9 +1,6 @@
 import type { KafkaMessage } from 'kafkajs';
-import { encodeJson } from '@switchyard/kafka';
+import { encodeEventDeadLetter } from '@switchyard/contracts';
 import { OutputRecord } from './output-record';
-
-/** Header naming why a record was dead-lettered, for tools that only read headers. */
-export const DEAD_REASON_HEADER = 'x-switchyard-dead-reason';
 
 /** Where a dead record came from. */
 export interface DeadRecordOrigin {
@@ -12,24 +9,16 @@ export interface DeadRecordOrigin {
   message: KafkaMessage;
 }
 
-/**
- * A record the router could not read, wrapped with its reason and origin so an operator can
- * fix and replay it. The value is JSON (the original value as UTF-8 text inside), so any tool
- * reading the dead-letter topic as JSON can; the original key is kept as the record key.
- */
+/** A record the router could not read, as a record of the events dead-letter topic (format: EventDeadLetter). */
 export function deadLetter(deadTopic: string, origin: DeadRecordOrigin, reason: string): OutputRecord {
   const { topic, partition, message } = origin;
-  return {
-    topic: deadTopic,
-    key: message.key?.toString('utf8') ?? '',
-    value: encodeJson({
-      reason,
-      topic,
-      partition,
-      offset: message.offset,
-      key: message.key?.toString('utf8') ?? null,
-      value: message.value?.toString('utf8') ?? null,
-    }),
-    headers: { [DEAD_REASON_HEADER]: reason },
-  };
+  const record = encodeEventDeadLetter({
+    reason,
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key?.toString('utf8') ?? null,
+    value: message.value?.toString('utf8') ?? null,
+  });
+  return { topic: deadTopic, ...record };
 }

@@ -1,4 +1,4 @@
-import { Call, deliveryJobHeaders, deliveryKey, WebhookEnvelope } from '@switchyard/contracts';
+import { Call, deliveryKey, newJobHeaders, WebhookEnvelope } from '@switchyard/contracts';
 import { Destination, destinationKey, WEBHOOKS_DESTINATION_TYPE } from '@switchyard/config';
 import { webhookEnvelope } from '@switchyard/webhooks';
 import { OutputRecord } from '../pipeline/output-record';
@@ -32,7 +32,7 @@ export function deliveryRecords(topic: string, destinations: readonly Destinatio
     topic,
     key: deliveryKey(destination.id, message.sourceId, message.userKey),
     value,
-    headers: { ...headers, ...deliveryJobHeaders({ destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId }) },
+    headers: newJobHeaders({ destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId }, headers),
   }));
 }
 

@@ -1,1 +1,2 @@
 export * from './audience-sync';
+export * from './membership-changelog';
