@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { AdminToken, AdminTokenGuard } from '@switchyard/service';
-import { ObservabilityModule, Readiness } from '@switchyard/telemetry';
+import { ObservabilityModule } from '@switchyard/telemetry';
 import { DeadLetterController } from './dead-letters/dead-letter.controller';
 import { DeadLetterStore } from './dead-letters/dead-letter-store';
 import { DeliveryRuntime } from './delivery-runtime';
@@ -19,14 +19,8 @@ export class DeliveryModule {
       providers: [
         { provide: DeliverySettings, useValue: settings },
         { provide: LOGGER, useValue: logger },
-        {
-          provide: WorkspaceConfigStore,
-          useFactory: (readiness: Readiness) => {
-            readiness.register('workspaceConfig', () => workspace.config.destinations.length >= 0);
-            return workspace;
-          },
-          inject: [Readiness],
-        },
+        // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
+        { provide: WorkspaceConfigStore, useValue: workspace },
         DeliveryRuntime,
         { provide: DeadLetterStore, useFactory: (runtime: DeliveryRuntime) => runtime.deadLetters, inject: [DeliveryRuntime] },
         { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },

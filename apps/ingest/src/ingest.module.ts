@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { topicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { BatchingProducer } from '@switchyard/kafka';
-import { ObservabilityModule, Readiness } from '@switchyard/telemetry';
+import { ObservabilityModule } from '@switchyard/telemetry';
 import { IngestSettings } from './ingest-settings';
 import { LOGGER, TOPICS } from './ingest.tokens';
 import { IngestKafka } from './kafka/ingest-kafka';
@@ -21,14 +21,8 @@ class IngestCoreModule {
         { provide: IngestSettings, useValue: settings },
         { provide: LOGGER, useValue: logger },
         { provide: TOPICS, useValue: topicNames(settings.topicNamespace) },
-        {
-          provide: WorkspaceConfigStore,
-          useFactory: (readiness: Readiness) => {
-            readiness.register('workspaceConfig', () => workspace.config.sources.length >= 0);
-            return workspace;
-          },
-          inject: [Readiness],
-        },
+        // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
+        { provide: WorkspaceConfigStore, useValue: workspace },
         IngestKafka,
         { provide: BatchingProducer, useFactory: (kafka: IngestKafka) => kafka.batching, inject: [IngestKafka] },
       ],

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { topicNames, TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { createKafka } from '@switchyard/kafka';
-import { ObservabilityModule, Readiness } from '@switchyard/telemetry';
+import { ObservabilityModule } from '@switchyard/telemetry';
 import { AudienceSyncHandler } from './audiences/audience-sync.handler';
 import { MembershipRestorer } from './audiences/membership-restorer';
 import { DeletionHandler } from './deletions/deletion.handler';
@@ -25,14 +25,8 @@ export class RouterModule {
         { provide: LOGGER, useValue: logger },
         { provide: TOPICS, useValue: topicNames(settings.topicNamespace) },
         { provide: Kafka, useValue: createKafka('switchyard-router', settings.kafkaBrokers, logger) },
-        {
-          provide: WorkspaceConfigStore,
-          useFactory: (readiness: Readiness) => {
-            readiness.register('workspaceConfig', () => workspace.config !== undefined);
-            return workspace;
-          },
-          inject: [Readiness],
-        },
+        // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
+        { provide: WorkspaceConfigStore, useValue: workspace },
         EventRoutingHandler,
         DeletionHandler,
         {

@@ -1,9 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createLogger } from '@switchyard/telemetry';
 import { listeningPort } from '@switchyard/service';
-import { ingestSettingsFromEnv } from '../../apps/ingest/src/ingest-settings';
-import { startIngest } from '../../apps/ingest/src/ingest.app';
-import { testServiceEnv } from './service-env';
+import { ingestSettingsFromEnv } from '../src/ingest-settings';
+import { startIngest } from '../src/ingest.app';
+import { testServiceEnv } from '../../../test/support/service-env';
 
 export interface RunningIngest {
   app: NestFastifyApplication;

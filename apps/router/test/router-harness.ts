@@ -3,11 +3,11 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AudienceSyncBody, AudienceSynced, Call, DeliveryJob, eventKey, topicNames, TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { createLogger } from '@switchyard/telemetry';
-import { deliveryJobView, eventually, freshNamespace, testKafka, TopicReader } from '../../../../test/support/kafka-test-kit';
-import { testServiceEnv } from '../../../../test/support/service-env';
-import { WorkspaceFile as WorkspaceFileOnDisk } from '../../../../test/support/workspace-file';
-import { routerGroupId, routerSettingsFromEnv } from '../router-settings';
-import { startRouter } from '../router.app';
+import { deliveryJobView, eventually, freshNamespace, testKafka, TopicReader } from '../../../test/support/kafka-test-kit';
+import { testServiceEnv } from '../../../test/support/service-env';
+import { WorkspaceFile as WorkspaceFileOnDisk } from '../../../test/support/workspace-file';
+import { routerGroupId, routerSettingsFromEnv } from '../src/router-settings';
+import { startRouter } from '../src/router.app';
 
 /** A workspace configuration as the file holds it; tests write and rewrite it. */
 export interface WorkspaceFile {
