@@ -55,6 +55,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     );
     const worker = new DeliveryWorker({
       topics: this.topics,
+      consumerGroup: groupId,
       destination: (id) => workspace.destination(id),
       client: this.client,
       breakers: new CircuitBreakers(settings.breakerFailureThreshold, settings.breakerOpenMs, systemClock),

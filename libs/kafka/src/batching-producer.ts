@@ -1,4 +1,5 @@
 import { CompressionTypes, Message, Producer, TopicMessages } from 'kafkajs';
+import { traceSend } from '@switchyard/telemetry';
 import { compressionFor } from './compression';
 import { MAX_PRODUCE_REQUEST_BYTES } from './request-size';
 
@@ -110,8 +111,8 @@ export class BatchingProducer {
 
   private sendOne({ waiters, bytes }: { waiters: Waiter[]; bytes: number }): void {
     this.inFlight += 1;
-    this.producer
-      .sendBatch({ topicMessages: topicMessages(waiters.map((w) => w.records)), acks: -1, compression: compressionFor(this.options.compression, bytes) })
+    const request = topicMessages(waiters.map((w) => w.records));
+    traceSend(request, () => this.producer.sendBatch({ topicMessages: request, acks: -1, compression: compressionFor(this.options.compression, bytes) }))
       .then(
         () => waiters.forEach((w) => w.resolve()),
         (error: Error) => waiters.forEach((w) => w.reject(error)),

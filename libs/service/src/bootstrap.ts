@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
+import { traceHttpRoutes } from '@switchyard/telemetry';
 import { HttpErrorFilter } from './http-exception.filter';
 import { PinoNestLogger } from './nest-logger';
 import { registerRequestLog, requestIdOptions } from './request-log';
@@ -30,6 +31,7 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Nes
   });
   app.useGlobalFilters(new HttpErrorFilter(options.logger, options.errorMessages));
   registerRequestLog(app.getHttpAdapter().getInstance(), options.logger);
+  traceHttpRoutes(app.getHttpAdapter().getInstance());
   await options.configure?.(app);
   await app.listen(options.port, options.host);
   exitCleanlyOn(['SIGTERM', 'SIGINT'], app, options.logger);

@@ -3,3 +3,5 @@ export * from './metrics';
 export * from './readiness';
 export * from './observability.module';
 export * from './kafka-trace';
+export * from './messaging-attributes';
+export * from './http-route';

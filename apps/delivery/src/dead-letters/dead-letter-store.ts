@@ -3,6 +3,7 @@ import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
+import { traceRecordCreation } from '@switchyard/telemetry';
 import { DeliveryMetrics } from '../delivery-metrics';
 import { DeadLetterFilter, DeadRecord, describeDeadRecord, matchesFilter, replayHeaders } from './dead-letter';
 
@@ -31,7 +32,9 @@ export class DeadLetterStore {
   /** Writes the matching dead letters back to the deliveries topic, same key and value (messageId kept). */
   async replay(filter: DeadLetterFilter): Promise<DeadRecord[]> {
     const records = await this.list(filter);
-    await this.produce(records.map((r) => ({ topic: this.topics.deliveries, key: r.key?.toString('utf8') ?? null, value: r.value ?? Buffer.alloc(0), headers: replayHeaders(r) })));
+    // The replayed jobs continue the replay request's trace; their create span links to the trace each came from.
+    const jobs = records.map((r) => ({ topic: this.topics.deliveries, key: r.key?.toString('utf8') ?? null, value: r.value ?? Buffer.alloc(0), headers: replayHeaders(r) }));
+    await this.produce(traceRecordCreation(jobs));
     this.metrics.replays.inc(records.length);
     this.logger.info({ replayed: records.length, filter }, 'dead letters replayed');
     return records;

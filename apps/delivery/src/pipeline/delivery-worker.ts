@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Destination } from '@switchyard/config';
 import { DELIVERY_RECORD_HEADERS, headerString, TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
-import { annotateActiveSpan, withRecordSpan } from '@switchyard/telemetry';
+import { annotateActiveSpan, markSpanFailed, Span, traceRecordCreation, withProcessSpan } from '@switchyard/telemetry';
 import { Clock } from '../clock';
 import { WebhookHttpClient } from '../http/webhook-http-client';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
@@ -13,9 +13,12 @@ import { AttemptResult, makeAttempt, redact } from './make-attempt';
 import { prepareDispatch } from './prepare-dispatch';
 import { readDeliveryRecord } from './read-record';
 import { IncomingRecord, outputRecord } from './route-step';
+import { spanOutcome } from './span-outcome';
 
 export interface DeliveryWorkerDeps {
   topics: TopicNames;
+  /** The consumer group the jobs are read by (their process spans name it). */
+  consumerGroup: string;
   destination: (id: string) => Destination | undefined;
   client: WebhookHttpClient;
   breakers: CircuitBreakers;
@@ -48,12 +51,14 @@ export class DeliveryWorker {
   async process(record: IncomingRecord): Promise<NextStep> {
     // The job's span joins the event's trace (traceparent travels with the job through retries);
     // the webhook request undici makes inside it is its child and carries it to the receiver.
-    return withRecordSpan('delivery process', record.headers, { 'messaging.destination.name': record.topic }, async () => {
+    return withProcessSpan(record, this.deps.consumerGroup, {}, async (span) => {
       const step = await this.attempt(record);
       const output = outputRecord(step, record, this.deps.topics, this.deps.clock.now());
-      if (output) await this.produceUntilAcknowledged(output);
+      // The retry or dead-letter record gets a create span here, so the job's next attempt (or
+      // its replay) continues this trace.
+      if (output) await this.produceUntilAcknowledged(traceRecordCreation([output])[0]);
       this.observe(step, record);
-      annotateActiveSpan({ 'switchyard.outcome': step.kind });
+      if (span.isRecording()) describeOutcome(span, step);
       return step;
     });
   }
@@ -128,4 +133,10 @@ export class DeliveryWorker {
       logger.warn({ topic: record.topic, offset: record.offset, failure: step.failure, attempts: step.state.attempt, reason: step.state.lastError }, 'job dead-lettered');
     }
   }
+}
+
+function describeOutcome(span: Span, step: NextStep): void {
+  const { attributes, error } = spanOutcome(step);
+  span.setAttributes(attributes);
+  if (error) markSpanFailed(span, error.type, error.message);
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Call, eventKey, IngestedEvent, JsonObject, TopicNames } from '@switchyard/contracts';
 import { BatchingProducer } from '@switchyard/kafka';
-import { Counter, metric, traceHeaders, withProduceSpan } from '@switchyard/telemetry';
+import { annotateActiveSpan, Counter, metric, traceRecordCreation } from '@switchyard/telemetry';
 import { LOGGER, TOPICS } from '../ingest.tokens';
 import { normaliseCall, RequestContext } from './call-normaliser';
 
@@ -23,20 +23,18 @@ export class TrackingService {
   async accept(sourceId: string, messages: JsonObject[], request: Omit<RequestContext, 'newMessageId' | 'receivedAt'>): Promise<Call[]> {
     const context: RequestContext = { ...request, receivedAt: new Date(), newMessageId: randomUUID };
     const calls = messages.map((m) => normaliseCall(m, context));
-    const attributes = { 'switchyard.source_id': sourceId, 'messaging.batch.message_count': calls.length, ...(calls.length === 1 ? { 'switchyard.message_id': calls[0].messageId } : {}) };
-    await withProduceSpan('ingest publish', attributes, async (span) => {
-      // Each record carries this request's trace, whatever Kafka batch it shares with others.
-      const headers = traceHeaders(span);
-      await this.producer.send(
-        calls.map((call) => ({
-          topic: this.topics.events,
-          key: eventKey(sourceId, call),
-          // Text, not a Buffer: kafkajs writes a string straight into the record batch, one copy fewer.
-          value: JSON.stringify({ sourceId, call } satisfies IngestedEvent),
-          headers,
-        })),
-      );
-    });
+    // Each record carries this request's trace (its create span's context), whatever Kafka
+    // batch it shares with other requests' records.
+    const records = traceRecordCreation(
+      calls.map((call) => ({
+        topic: this.topics.events,
+        key: eventKey(sourceId, call),
+        // Text, not a Buffer: kafkajs writes a string straight into the record batch, one copy fewer.
+        value: JSON.stringify({ sourceId, call } satisfies IngestedEvent),
+      })),
+    );
+    annotateActiveSpan({ 'switchyard.source_id': sourceId, ...(calls.length === 1 ? { 'switchyard.message_id': calls[0].messageId } : {}) });
+    await this.producer.send(records);
     for (const call of calls) accepted.inc({ type: call.type });
     this.logger.debug({ sourceId, count: calls.length }, 'calls accepted');
     return calls;

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { AudienceSynced, TopicNames, validateAudienceSynced } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { decodeJson } from '@switchyard/kafka';
-import { BatchHandler, HandledBatch } from '../pipeline/batch-handler';
+import { markSpanFailed, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
+import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter } from '../pipeline/dead-letter';
 import { routeCall } from '../routing/delivery-records';
 import { LOGGER, TOPICS } from '../router.tokens';
@@ -42,7 +43,7 @@ export class AudienceSyncHandler implements BatchHandler {
     this.store.invalidate(partition);
   }
 
-  async handle(batch: Batch, heartbeat: () => Promise<void>): Promise<HandledBatch> {
+  async handle(batch: Batch, { heartbeat, consumerGroup }: BatchContext): Promise<HandledBatch> {
     const unrestored = this.store.unrestored(batch.partition);
     if (unrestored.length > 0) {
       const states = await this.restorer.restore(unrestored, heartbeat);
@@ -50,28 +51,34 @@ export class AudienceSyncHandler implements BatchHandler {
     }
     const handled: HandledBatch = { outputs: [], changelog: [] };
     for (const [index, message] of batch.messages.entries()) {
-      this.apply(batch, message, handled);
+      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, {}, (span) => this.apply(batch, message, handled, span));
       if ((index + 1) % HEARTBEAT_EVERY_RECORDS === 0) await heartbeat();
     }
     return handled;
   }
 
-  private apply(batch: Batch, message: KafkaMessage, handled: HandledBatch): void {
+  /**
+   * The identify calls and dead letters carry the sync's trace on; the changelog records do not:
+   * they are state, kept forever in a compacted topic, and nobody processes them as messages.
+   */
+  private apply(batch: Batch, message: KafkaMessage, handled: HandledBatch, span: Span): void {
     const decoded = decodeJson<AudienceSynced>(message.value);
     const problems = decoded.ok ? validateAudienceSynced(decoded.value) : [];
     if (!decoded.ok || problems.length > 0) {
       const reason = decoded.ok ? `invalid audience sync: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}` : decoded.reason;
       this.logger.warn({ topic: batch.topic, partition: batch.partition, offset: message.offset, reason }, 'audience sync dead-lettered');
-      handled.outputs.push(deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason));
+      span.setAttribute('switchyard.outcome', 'dead-lettered');
+      markSpanFailed(span, 'unreadable', reason);
+      handled.outputs.push(...traceRecordCreation([deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason)]));
       return;
     }
     const sync = decoded.value;
     const outcome = this.diff(batch.partition, sync);
     if (outcome.warning) this.logger.warn({ computationId: sync.computation.id, syncId: sync.syncId }, outcome.warning);
+    span.setAttributes({ 'switchyard.computation_id': sync.computation.id, 'switchyard.sync_id': sync.syncId, 'switchyard.membership_changes': outcome.changes.length });
     const destinations = this.workspace.destinationsOf(sync.computation.sourceId);
-    for (const change of outcome.changes) {
-      handled.outputs.push(...routeCall(this.topics.deliveries, destinations, sync.computation.sourceId, membershipIdentify(sync, change)));
-    }
+    const calls = outcome.changes.flatMap((change) => routeCall(this.topics.deliveries, destinations, sync.computation.sourceId, membershipIdentify(sync, change)));
+    for (const call of traceRecordCreation(calls)) handled.outputs.push(call);
     for (const write of outcome.writes) {
       handled.changelog.push(changelogRecord(this.topics.audienceMembership, batch.partition, sync.computation.id, write));
     }

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { DeletionRequested, TopicNames, validateDeletionRequested } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { decodeJson } from '@switchyard/kafka';
-import { BatchHandler, HandledBatch } from '../pipeline/batch-handler';
+import { markSpanFailed, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
+import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
 import { deliveryRecords } from '../routing/delivery-records';
@@ -20,20 +21,26 @@ export class DeletionHandler implements BatchHandler {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async handle(batch: Batch): Promise<HandledBatch> {
-    return { outputs: batch.messages.flatMap((message) => this.fanOut(batch, message)), changelog: [] };
+  async handle(batch: Batch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
+    const outputs = batch.messages.flatMap((message) =>
+      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, {}, (span) => traceRecordCreation(this.fanOut(batch, message, span))),
+    );
+    return { outputs, changelog: [] };
   }
 
-  private fanOut(batch: Batch, message: KafkaMessage): OutputRecord[] {
+  private fanOut(batch: Batch, message: KafkaMessage, span: Span): OutputRecord[] {
     const decoded = decodeJson<DeletionRequested>(message.value);
     const problems = decoded.ok ? validateDeletionRequested(decoded.value) : [];
     if (!decoded.ok || problems.length > 0) {
       const reason = decoded.ok ? `invalid deletion request: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}` : decoded.reason;
       this.logger.warn({ topic: batch.topic, offset: message.offset, reason }, 'deletion request dead-lettered');
+      span.setAttribute('switchyard.outcome', 'dead-lettered');
+      markSpanFailed(span, 'unreadable', reason);
       return [deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason)];
     }
     const notifications = deleteNotifications(decoded.value, this.workspace);
     this.logger.info({ requestId: decoded.value.requestId, notifications: notifications.length }, 'deletion request fanned out');
+    span.setAttribute('switchyard.request_id', decoded.value.requestId);
     return notifications.flatMap((n) => deliveryRecords(this.topics.deliveries, n.destinations, n.message));
   }
 }

@@ -3,8 +3,8 @@ import type { Batch, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { metric, Counter, traceHeaders, withRecordSpanSync } from '@switchyard/telemetry';
-import { BatchHandler, HandledBatch } from '../pipeline/batch-handler';
+import { metric, Counter, markSpanFailed, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
+import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
 import { routeCall } from '../routing/delivery-records';
@@ -23,34 +23,36 @@ export class EventRoutingHandler implements BatchHandler {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async handle(batch: Batch): Promise<HandledBatch> {
-    const outputs = batch.messages.flatMap((message) => this.route(batch, message));
+  async handle(batch: Batch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
+    // Each record is processed in its own span, continuing the trace its headers carry, and its
+    // jobs carry that trace on to delivery.
+    const outputs = batch.messages.flatMap((message) =>
+      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, {}, (span) => traceRecordCreation(this.route(batch, message, span))),
+    );
     return { outputs, changelog: [] };
   }
 
-  private route(batch: Batch, message: KafkaMessage): OutputRecord[] {
+  private route(batch: Batch, message: KafkaMessage, span: Span): OutputRecord[] {
     const read = readIngestedEvent(message.value);
-    if (!read.ok) return [this.deadLetter(batch, message, read.reason)];
+    if (!read.ok) return [this.deadLetter(batch, message, span, 'unreadable', read.reason)];
     const { sourceId, call } = read.value;
+    span.setAttributes({ 'switchyard.message_id': call.messageId, 'switchyard.source_id': sourceId });
     try {
-      // The routing span continues the event's trace, and its jobs carry it on to delivery.
-      const attributes = { 'switchyard.message_id': call.messageId, 'switchyard.source_id': sourceId };
-      const records = withRecordSpanSync('router route', message.headers, attributes, (span) => {
-        const routedRecords = routeCall(this.topics.deliveries, this.workspace.destinationsOf(sourceId), sourceId, call, traceHeaders(span));
-        span.setAttribute('switchyard.delivery_jobs', routedRecords.length);
-        return routedRecords;
-      });
+      const records = routeCall(this.topics.deliveries, this.workspace.destinationsOf(sourceId), sourceId, call);
+      span.setAttribute('switchyard.delivery_jobs', records.length);
       routed.inc({ outcome: records.length > 0 ? 'routed' : 'no_destination' });
       jobsProduced.inc(records.length);
       return records;
     } catch (error) {
       // A call that passed validation but cannot be transformed is still one bad record, not a stuck partition.
-      return [this.deadLetter(batch, message, `cannot route: ${(error as Error).message}`)];
+      return [this.deadLetter(batch, message, span, 'unroutable', `cannot route: ${(error as Error).message}`)];
     }
   }
 
-  private deadLetter(batch: Batch, message: KafkaMessage, reason: string): OutputRecord {
+  private deadLetter(batch: Batch, message: KafkaMessage, span: Span, failure: 'unreadable' | 'unroutable', reason: string): OutputRecord {
     routed.inc({ outcome: 'dead_lettered' });
+    span.setAttribute('switchyard.outcome', 'dead-lettered');
+    markSpanFailed(span, failure, reason);
     this.logger.warn({ topic: batch.topic, partition: batch.partition, offset: message.offset, reason }, 'event dead-lettered');
     return deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason);
   }

@@ -1,5 +1,6 @@
-import type { CompressionTypes, Producer, ProducerBatch } from 'kafkajs';
+import type { CompressionTypes, Producer, ProducerBatch, TopicMessages } from 'kafkajs';
 import { BatchingProducer, CommitPosition, compressionFor, MarkedPositions, MAX_PRODUCE_REQUEST_BYTES, recordBytes, topicMessages } from '@switchyard/kafka';
+import { traceSend } from '@switchyard/telemetry';
 import { HandledBatch } from './batch-handler';
 import { OutputRecord } from './output-record';
 
@@ -23,7 +24,10 @@ export class TransactionalCommitter implements BatchCommitter {
   async commit(handled: HandledBatch, position: CommitPosition): Promise<void> {
     const transaction = await this.producer.transaction();
     try {
-      for (const slice of slices([...handled.outputs, ...handled.changelog])) await transaction.sendBatch(produceRequest(slice, this.compression));
+      for (const slice of slices([...handled.outputs, ...handled.changelog])) {
+        const request = produceRequest(slice, this.compression);
+        await traceSend(request.topicMessages, () => transaction.sendBatch(request));
+      }
       await transaction.sendOffsets({
         consumerGroupId: this.groupId,
         topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: position.offset }] }],
@@ -87,6 +91,6 @@ export function slices(records: OutputRecord[], maxBytes = MAX_PRODUCE_REQUEST_B
   return result;
 }
 
-function produceRequest(slice: Slice, compression: CompressionTypes): ProducerBatch {
+function produceRequest(slice: Slice, compression: CompressionTypes): ProducerBatch & { topicMessages: TopicMessages[] } {
   return { topicMessages: topicMessages([slice.records]), acks: -1, compression: compressionFor(compression, slice.bytes) };
 }

@@ -1,4 +1,5 @@
-import type { Batch } from 'kafkajs';
+import type { Batch, KafkaMessage } from 'kafkajs';
+import type { ConsumedRecord } from '@switchyard/telemetry';
 import { OutputRecord } from './output-record';
 
 /** What handling one batch produced. Nothing is written until the pipeline commits it. */
@@ -15,11 +16,24 @@ export interface HandledBatch {
 
 export const NOTHING_HANDLED: HandledBatch = { outputs: [], changelog: [] };
 
+/** What a handler may need of the pipeline that hands it a batch. */
+export interface BatchContext {
+  /** Tells the group this member is alive during long work. */
+  heartbeat: () => Promise<void>;
+  /** The consumer group reading the batch (its records' process spans name it). */
+  consumerGroup: string;
+}
+
 /** The use case behind one pipeline: turns a batch of input records into output records. */
 export interface BatchHandler {
-  handle(batch: Batch, heartbeat: () => Promise<void>): Promise<HandledBatch>;
+  handle(batch: Batch, context: BatchContext): Promise<HandledBatch>;
   /** The partitions this instance now owns, after every rebalance. */
   onAssigned?(partitions: Record<string, number[]>): void;
   /** Writing a batch's results failed; state the handler built from it must be dropped. */
   onCommitFailed?(topic: string, partition: number): void;
+}
+
+/** Where a batch's record was read from, for its process span. */
+export function consumedRecord(batch: Batch, message: KafkaMessage): ConsumedRecord {
+  return { topic: batch.topic, partition: batch.partition, offset: message.offset, headers: message.headers };
 }

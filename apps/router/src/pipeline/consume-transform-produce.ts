@@ -145,7 +145,7 @@ export class ConsumeTransformProduce {
 
   private async handleBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     if (this.stopping || batch.isEmpty() || !isRunning() || isStale()) return;
-    const handled = await this.handler.handle(batch, heartbeat);
+    const handled = await this.handler.handle(batch, { heartbeat, consumerGroup: this.options.groupId });
     const position = { topic: batch.topic, partition: batch.partition, offset: (BigInt(batch.lastOffset()) + 1n).toString() };
     try {
       await this.committer.commit(handled, position);

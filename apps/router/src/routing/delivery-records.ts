@@ -26,13 +26,13 @@ export interface Addressed {
  * One deliveries-topic record per destination, keyed so one user's jobs for one destination stay
  * in order. The envelope is serialised once; every destination's record carries those bytes.
  */
-export function deliveryRecords(topic: string, destinations: readonly Destination[], message: Addressed, headers?: Record<string, string>): OutputRecord[] {
+export function deliveryRecords(topic: string, destinations: readonly Destination[], message: Addressed): OutputRecord[] {
   const value = JSON.stringify(message.body);
   return destinations.map((destination) => ({
     topic,
     key: deliveryKey(destination.id, message.sourceId, message.userKey),
     value,
-    headers: newJobHeaders({ destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId }, headers),
+    headers: newJobHeaders({ destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId }),
   }));
 }
 
@@ -40,9 +40,9 @@ export function deliveryRecords(topic: string, destinations: readonly Destinatio
  * The routing rule for any call, ingested or generated (audience identify calls): the source's
  * enabled Webhooks destinations that the call's integrations allow, one job each.
  */
-export function routeCall(topic: string, sourceDestinations: readonly Destination[], sourceId: string, call: Call, headers?: Record<string, string>): OutputRecord[] {
+export function routeCall(topic: string, sourceDestinations: readonly Destination[], sourceId: string, call: Call): OutputRecord[] {
   const destinations = receivingDestinations(sourceDestinations, call.integrations);
   if (destinations.length === 0) return [];
   const message = { sourceId, userKey: call.userId ?? call.anonymousId ?? '', messageId: call.messageId, body: webhookEnvelope(call) };
-  return deliveryRecords(topic, destinations, message, headers);
+  return deliveryRecords(topic, destinations, message);
 }
