@@ -1,13 +1,31 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Analytics } from '@segment/analytics-node';
+import { TopicNames, topicNames } from '@switchyard/contracts';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { OtlpReceiver } from '../support/otlp-receiver';
+import { OtlpReceiver, ReceivedSpan, SPAN_KIND, STATUS_CODE } from '../support/otlp-receiver';
 import { freePort, ServiceProcess } from '../support/service-process';
+import { conventionProblems, kafkaSpans, onlySpan } from '../support/trace-conventions';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkspaceFile } from '../support/workspace-file';
 
 const WRITE_KEY = 'e2e-write-key-0001';
 const SECRET = 'e2e-shared-secret';
+/** A source whose webhook fails once per message (503), then takes it. */
+const RETRIED_KEY = 'e2e-retried-key-0001';
+/** A source whose webhook refuses every message for good (410). */
+const REFUSED_KEY = 'e2e-refused-key-0001';
+/** Travels in the flaky webhook's query, as receivers' tokens often do; no span may show it. */
+const QUERY_TOKEN = 'query-secret-7f3a';
+const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+/** A W3C trace context of the test's own, as a traced caller of ingest would send. */
+function callerContext(sampled = true) {
+  const traceId = randomBytes(16).toString('hex');
+  const spanId = randomBytes(8).toString('hex');
+  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-${sampled ? '01' : '00'}` };
+}
 
 /**
  * The whole system as a user runs it: a real Segment SDK → ingest → Kafka → router → Kafka →
@@ -19,12 +37,27 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
   let otlp: OtlpReceiver;
   let services: ServiceProcess[] = [];
   let ingestUrl: string;
+  let topics: TopicNames;
+
+  /** Sends one track call to ingest as a traced caller would, with `traceparent`. */
+  async function trackWithTrace(writeKey: string, event: string, traceparent: string): Promise<void> {
+    const response = await fetch(`${ingestUrl}/v1/track`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`, 'content-type': 'application/json', traceparent },
+      body: JSON.stringify({ userId: 'traced-user', event }),
+    });
+    expect(response.status).toBe(200);
+  }
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
     otlp = await OtlpReceiver.start();
     const workspace = new WorkspaceFile({
-      sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
+      sources: [
+        { id: 'web', name: 'Web', writeKey: WRITE_KEY },
+        { id: 'retried', name: 'Retried', writeKey: RETRIED_KEY },
+        { id: 'refused', name: 'Refused', writeKey: REFUSED_KEY },
+      ],
       destinations: [
         {
           id: 'hooks',
@@ -33,11 +66,24 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
           sources: ['web'],
           settings: { sharedSecret: SECRET, webhooks: [{ url: receiver.url('/primary'), headers: { 'X-Receiver-Token': 'static-value' } }] },
         },
+        { id: 'flaky', type: 'Webhooks', enabled: true, sources: ['retried'], settings: { webhooks: [{ url: receiver.url(`/flaky?token=${QUERY_TOKEN}`) }] } },
+        { id: 'refusing', type: 'Webhooks', enabled: true, sources: ['refused'], settings: { webhooks: [{ url: receiver.url('/gone') }] } },
       ],
     });
+    const failedOnce = new Set<unknown>();
+    receiver.respond = (hook) => {
+      if (hook.path === '/gone') return 410;
+      if (hook.path.startsWith('/flaky') && !failedOnce.has(hook.body.messageId)) {
+        failedOnce.add(hook.body.messageId);
+        return 503;
+      }
+      return 200;
+    };
+    const namespace = freshNamespace('e2e');
+    topics = topicNames(namespace);
     const env = {
       KAFKA_BROKERS: testBrokers(),
-      TOPIC_NAMESPACE: freshNamespace('e2e'),
+      TOPIC_NAMESPACE: namespace,
       TOPIC_PARTITIONS: '2',
       WORKSPACE_CONFIG: workspace.path,
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
@@ -93,6 +139,106 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
     expect([...services].sort()).toEqual(['switchyard-delivery', 'switchyard-ingest', 'switchyard-router']);
     const deliverySpans = otlp.spans.filter((s) => s.traceId === traceId && s.service === 'switchyard-delivery');
     expect(deliverySpans.some((s) => s.attributes['switchyard.message_id'] === hook.body.messageId)).toBe(true);
+  });
+
+  it('traces an event delivered after one retry as one trace that follows OpenTelemetry conventions, exported as protobuf', async () => {
+    const caller = callerContext();
+    await trackWithTrace(RETRIED_KEY, 'Retried Once', caller.traceparent);
+    const [hook] = await receiver.waitFor(1, (h) => h.body.event === 'Retried Once');
+
+    // The receiver's traceparent continues the caller's trace: one trace id from the ingest request to the webhook.
+    expect(String(hook.headers.traceparent)).toMatch(new RegExp(`^00-${caller.traceId}-[0-9a-f]{16}-01$`));
+    const retryTopic = topics.retry(1);
+    const spans = await eventually(() => {
+      const traced = otlp.trace(caller.traceId);
+      const final = traced.find((s) => s.name === `process ${retryTopic}`);
+      return final && traced.some((s) => s.kind === SPAN_KIND.client && s.parentSpanId === final.spanId) && traced;
+    }, 20_000, 'the spans of the retried delivery');
+    expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['switchyard-ingest', 'switchyard-router', 'switchyard-delivery']));
+    expect(otlp.contentTypes).toEqual(new Set(['application/x-protobuf']));
+
+    // Every Kafka span follows the messaging conventions.
+    expect(kafkaSpans(otlp.spans).flatMap(conventionProblems)).toEqual([]);
+
+    // The tree, hop by hop: each span's parent is the one before it.
+    const server = onlySpan(spans, 'POST /v1/:endpoint');
+    expect(server).toMatchObject({ kind: SPAN_KIND.server, parentSpanId: caller.spanId });
+    expect(server.attributes).toMatchObject({ 'http.route': '/v1/:endpoint', 'url.path': '/v1/track', 'http.response.status_code': 200 });
+    const createEvent = onlySpan(spans, `create ${topics.events}`);
+    const routing = onlySpan(spans, `process ${topics.events}`);
+    const createJob = onlySpan(spans, `create ${topics.deliveries}`);
+    const firstAttempt = onlySpan(spans, `process ${topics.deliveries}`);
+    const createRetry = onlySpan(spans, `create ${retryTopic}`);
+    const secondAttempt = onlySpan(spans, `process ${retryTopic}`);
+    const chain = [server, createEvent, routing, createJob, firstAttempt, createRetry, secondAttempt];
+    for (let i = 1; i < chain.length; i++) expect([chain[i].name, chain[i].parentSpanId]).toEqual([chain[i].name, chain[i - 1].spanId]);
+    expect(routing.attributes).toMatchObject({ 'messaging.consumer.group.name': expect.stringContaining('.router.events'), 'switchyard.message_id': hook.body.messageId });
+    expect(firstAttempt.attributes['messaging.consumer.group.name']).toMatch(/\.delivery$/);
+
+    // The failed attempt is an ERROR, on the delivery span and on its webhook request; the retry is not.
+    expect(firstAttempt.status.code).toBe(STATUS_CODE.error);
+    expect(firstAttempt.attributes).toMatchObject({ 'switchyard.outcome': 'retry', 'error.type': 'retry', 'switchyard.attempt': 1 });
+    expect(secondAttempt.status.code).not.toBe(STATUS_CODE.error);
+    expect(secondAttempt.attributes).toMatchObject({ 'switchyard.outcome': 'delivered', 'switchyard.attempt': 2 });
+    const failedRequest = onlySpan(spans, 'POST', (s) => s.parentSpanId === firstAttempt.spanId);
+    const finalRequest = onlySpan(spans, 'POST', (s) => s.parentSpanId === secondAttempt.spanId);
+    expect(failedRequest).toMatchObject({ kind: SPAN_KIND.client, status: { code: STATUS_CODE.error } });
+    expect(failedRequest.attributes['http.response.status_code']).toBe(503);
+    expect(finalRequest.attributes).toMatchObject({ 'http.response.status_code': 200, 'server.address': '127.0.0.1', 'url.query': 'token=REDACTED' });
+    expect(String(hook.headers.traceparent).split('-')[2]).toBe(finalRequest.spanId);
+    // Webhook URLs appear without their query's values.
+    const urls = spans.filter((s) => s.attributes['http.request.method'] && s.kind === SPAN_KIND.client).map((s) => String(s.attributes['url.full']));
+    expect(urls).toEqual([receiver.url('/flaky?token=REDACTED'), receiver.url('/flaky?token=REDACTED')]);
+    expect(JSON.stringify(otlp.spans)).not.toContain(QUERY_TOKEN);
+
+    // Each Kafka produce request links to the creation contexts of the records it carried.
+    for (const created of [createEvent, createJob, createRetry]) {
+      const topic = String(created.attributes['messaging.destination.name']);
+      const send = await eventually(
+        () => otlp.spans.find((s) => s.name === `send ${topic}` && s.links.some((l) => l.traceId === caller.traceId && l.spanId === created.spanId)),
+        10_000,
+        `a send span linked to ${created.name}`,
+      );
+      expect(send.attributes).toMatchObject({ 'messaging.destination.partition.id': expect.stringMatching(/^\d+$/) });
+    }
+
+    // The resource names each service, its version (package.json) and its instance.
+    for (const span of spans) {
+      expect(span.resource).toMatchObject({ 'service.name': span.service, 'service.version': VERSION, 'service.instance.id': expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    }
+  });
+
+  it('ends a dead-lettered job\'s trace in ERROR with the failure kind', async () => {
+    const caller = callerContext();
+    await trackWithTrace(REFUSED_KEY, 'Refused For Good', caller.traceparent);
+    const attempt = await eventually(
+      () => otlp.trace(caller.traceId).find((s) => s.name === `process ${topics.deliveries}`),
+      20_000,
+      'the dead-lettered job\'s delivery span',
+    );
+    expect(attempt.status).toEqual({ code: STATUS_CODE.error, message: expect.stringMatching(/^dead-lettered \(permanent\): .*HTTP 410/) });
+    expect(attempt.attributes).toMatchObject({ 'switchyard.outcome': 'dead-lettered', 'switchyard.failure': 'permanent', 'error.type': 'permanent' });
+    const deadLetter = await eventually(() => otlp.trace(caller.traceId).find((s) => s.name === `create ${topics.deliveriesDead}`), 10_000, 'the dead letter\'s create span');
+    expect(deadLetter.parentSpanId).toBe(attempt.spanId);
+  });
+
+  it('keeps an upstream decision not to sample across Kafka: no service records the trace, the receiver still gets its context', async () => {
+    const unsampled = callerContext(false);
+    await trackWithTrace(WRITE_KEY, 'Not Sampled', unsampled.traceparent);
+    const [hook] = await receiver.waitFor(1, (h) => h.body.event === 'Not Sampled');
+    expect(String(hook.headers.traceparent)).toMatch(new RegExp(`^00-${unsampled.traceId}-[0-9a-f]{16}-00$`));
+    // A sampled event sent after it: once its webhook request's span is in, every earlier span would be too.
+    const sampled = callerContext();
+    await trackWithTrace(WRITE_KEY, 'Sampled After', sampled.traceparent);
+    await eventually(
+      () => {
+        const traced = otlp.trace(sampled.traceId);
+        return new Set(traced.map((s) => s.service)).size === 3 && traced.some((s) => s.service === 'switchyard-delivery' && s.kind === SPAN_KIND.client);
+      },
+      20_000,
+      'the sampled event\'s spans from all three services',
+    );
+    expect(otlp.trace(unsampled.traceId)).toEqual([]);
   });
 
   it('reports what happened on every service /metrics', async () => {

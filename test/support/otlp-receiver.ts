@@ -1,28 +1,75 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { loadSync, Type } from 'protobufjs';
+
+/** Span kinds and status codes as OTLP numbers them. */
+export const SPAN_KIND = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
+export const STATUS_CODE = { unset: 0, ok: 1, error: 2 } as const;
 
 export interface ReceivedSpan {
   service: string;
+  resource: Record<string, unknown>;
   name: string;
+  kind: number;
   traceId: string;
   spanId: string;
   parentSpanId: string;
   attributes: Record<string, unknown>;
+  status: { code: number; message: string };
+  links: Array<{ traceId: string; spanId: string }>;
 }
 
-interface OtlpJson {
+type AnyValue = { stringValue?: string; boolValue?: boolean; intValue?: number | string; doubleValue?: number; arrayValue?: { values?: AnyValue[] } };
+type KeyValue = { key: string; value?: AnyValue };
+type Id = string | Uint8Array | undefined;
+/** ExportTraceServiceRequest in either encoding, once decoded (protobuf ids are bytes, JSON ids hex). */
+interface ExportRequest {
   resourceSpans?: Array<{
-    resource?: { attributes?: Array<{ key: string; value: Record<string, unknown> }> };
-    scopeSpans?: Array<{ spans?: Array<{ name: string; traceId: string; spanId: string; parentSpanId?: string; attributes?: Array<{ key: string; value: Record<string, unknown> }> }> }>;
+    resource?: { attributes?: KeyValue[] };
+    scopeSpans?: Array<{
+      spans?: Array<{
+        name: string;
+        kind?: number;
+        traceId: Id;
+        spanId: Id;
+        parentSpanId?: Id;
+        attributes?: KeyValue[];
+        status?: { code?: number; message?: string };
+        links?: Array<{ traceId: Id; spanId: Id }>;
+      }>;
+    }>;
   }>;
 }
 
-const flat = (attrs: Array<{ key: string; value: Record<string, unknown> }> = []) =>
-  Object.fromEntries(attrs.map((a) => [a.key, Object.values(a.value)[0]]));
+const exportRequest: Type = loadSync(join(__dirname, 'otlp', 'trace.proto')).lookupType('opentelemetry.proto.ExportTraceServiceRequest');
 
-/** An OTLP/HTTP (JSON) trace receiver on 127.0.0.1: what a collector would get from the services. */
+function decode(contentType: string, body: Buffer): ExportRequest {
+  if (contentType.startsWith('application/x-protobuf')) {
+    return exportRequest.toObject(exportRequest.decode(body), { longs: Number, enums: Number }) as ExportRequest;
+  }
+  if (contentType.startsWith('application/json')) return JSON.parse(body.toString('utf8')) as ExportRequest;
+  throw new Error(`unexpected content type ${contentType}`);
+}
+
+const hex = (id: Id) => (id === undefined ? '' : typeof id === 'string' ? id : Buffer.from(id).toString('hex'));
+
+function value(v: AnyValue | undefined): unknown {
+  if (!v) return undefined;
+  if (v.arrayValue) return (v.arrayValue.values ?? []).map(value);
+  if (v.intValue !== undefined) return Number(v.intValue);
+  return v.stringValue ?? v.boolValue ?? v.doubleValue;
+}
+
+const flat = (attributes: KeyValue[] = []) => Object.fromEntries(attributes.map((a) => [a.key, value(a.value)]));
+
+/**
+ * An OTLP/HTTP trace receiver on 127.0.0.1, as a collector would be: it decodes protobuf (the
+ * SDK's default, with OTLP's own message definitions) and JSON, and remembers which it got.
+ */
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
+  readonly contentTypes = new Set<string>();
   private server!: Server;
 
   static async start(): Promise<OtlpReceiver> {
@@ -31,9 +78,12 @@ export class OtlpReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
+        const contentType = req.headers['content-type'] ?? '';
         try {
-          receiver.add(JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpJson);
-          res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+          receiver.add(decode(contentType, Buffer.concat(chunks)));
+          receiver.contentTypes.add(contentType);
+          // An empty ExportTraceServiceResponse in the request's own encoding.
+          res.writeHead(200, { 'content-type': contentType }).end(contentType.startsWith('application/json') ? '{}' : '');
         } catch {
           res.writeHead(400).end();
         }
@@ -47,12 +97,28 @@ export class OtlpReceiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  private add(body: OtlpJson): void {
+  /** The spans of one trace. */
+  trace(traceId: string): ReceivedSpan[] {
+    return this.spans.filter((s) => s.traceId === traceId);
+  }
+
+  private add(body: ExportRequest): void {
     for (const rs of body.resourceSpans ?? []) {
-      const service = String(flat(rs.resource?.attributes)['service.name'] ?? '');
+      const resource = flat(rs.resource?.attributes);
       for (const ss of rs.scopeSpans ?? []) {
         for (const s of ss.spans ?? []) {
-          this.spans.push({ service, name: s.name, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId ?? '', attributes: flat(s.attributes) });
+          this.spans.push({
+            service: String(resource['service.name'] ?? ''),
+            resource,
+            name: s.name,
+            kind: s.kind ?? 0,
+            traceId: hex(s.traceId),
+            spanId: hex(s.spanId),
+            parentSpanId: hex(s.parentSpanId),
+            attributes: flat(s.attributes),
+            status: { code: s.status?.code ?? 0, message: s.status?.message ?? '' },
+            links: (s.links ?? []).map((l) => ({ traceId: hex(l.traceId), spanId: hex(l.spanId) })),
+          });
         }
       }
     }
