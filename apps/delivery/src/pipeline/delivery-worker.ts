@@ -100,7 +100,6 @@ export class DeliveryWorker {
       onRequest: (seconds, outcome) => deps.metrics.requestSeconds.observe({ result: outcome }, seconds),
     });
     this.logFailures(read.job.jobId, read.state.attempt + 1, result);
-    if (result.verdict === 'delivered') annotateActiveSpan({ 'http.response.status_code': result.status });
     return decideNext(read.state, result, deps.clock.now(), deps.policy, deps.random);
   }
 
