@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Analytics } from '@segment/analytics-node';
 import { TopicNames, topicNames } from '@switchyard/contracts';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { OtlpReceiver, ReceivedSpan, SPAN_KIND, STATUS_CODE } from '../support/otlp-receiver';
+import { OtlpReceiver, SPAN_KIND, STATUS_CODE } from '../support/otlp-receiver';
 import { freePort, ServiceProcess } from '../support/service-process';
 import { conventionProblems, kafkaSpans, onlySpan } from '../support/trace-conventions';
 import { WebhookReceiver } from '../support/webhook-receiver';

@@ -62,7 +62,7 @@ describe('Kafka spans', () => {
     const second = createdInTrace('events', 2);
     // The first caller's context is active when the batch's timer starts: it must not become the send span's parent.
     const firstRequest = named('request')[0];
-    await context.with(trace.setSpan(ROOT_CONTEXT, firstRequest), () => Promise.all([batching.send(first.records), batching.send(second.records)]));
+    await context.with(trace.setSpanContext(ROOT_CONTEXT, firstRequest.spanContext()), () => Promise.all([batching.send(first.records), batching.send(second.records)]));
 
     expect(producer.requests).toHaveLength(1);
     const [send] = named('send events');
@@ -114,7 +114,7 @@ describe('Kafka spans', () => {
     const { records: dead, traceId: originalTrace } = createdInTrace('deliveries.dead', 1);
     const { traceId: replayTrace } = createdInTrace('unrelated', 1);
     const replayRequest = named('request')[1];
-    const [replayed] = context.with(trace.setSpan(ROOT_CONTEXT, replayRequest), () => traceRecordCreation([{ ...dead[0], topic: 'deliveries' }]));
+    const [replayed] = context.with(trace.setSpanContext(ROOT_CONTEXT, replayRequest.spanContext()), () => traceRecordCreation([{ ...dead[0], topic: 'deliveries' }]));
     const [create] = named('create deliveries');
     expect(create.spanContext().traceId).toBe(replayTrace);
     expect(create.links.map((l) => l.context.traceId)).toEqual([originalTrace]);
