@@ -96,7 +96,7 @@ describe('Kafka spans', () => {
 
   it('processes a record in a span that continues its creation context and says where it was read', async () => {
     const { records, traceId } = createdInTrace('deliveries', 1);
-    const inner = await withProcessSpan({ topic: 'deliveries', partition: 2, offset: '17', headers: records[0].headers }, 'ns.delivery', {}, async () => trace.getActiveSpan()?.spanContext());
+    const inner = await withProcessSpan({ topic: 'deliveries', partition: 2, offset: '17', headers: records[0].headers }, 'ns.delivery', async () => trace.getActiveSpan()?.spanContext());
     const [process] = named('process deliveries');
     expect(inner?.spanId).toBe(process.spanContext().spanId);
     expect(process.kind).toBe(SpanKind.CONSUMER);

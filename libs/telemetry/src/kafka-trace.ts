@@ -146,7 +146,7 @@ function writtenAt(topic: string, records: number, written: RecordMetadata[]): A
   return attributes;
 }
 
-function startProcessSpan(record: ConsumedRecord, consumerGroup: string, attributes: Attributes): { span: Span; spanContext: Context } {
+function startProcessSpan(record: ConsumedRecord, consumerGroup: string): { span: Span; spanContext: Context } {
   const parent = propagation.extract(context.active(), record.headers ?? {}, getter);
   const span = tracer().startSpan(
     messagingSpanName('process', record.topic),
@@ -157,7 +157,6 @@ function startProcessSpan(record: ConsumedRecord, consumerGroup: string, attribu
         [MESSAGING.consumerGroup]: consumerGroup,
         [MESSAGING.partitionId]: String(record.partition),
         [MESSAGING.kafkaOffset]: Number(record.offset),
-        ...attributes,
       },
     },
     parent,
@@ -170,9 +169,9 @@ function startProcessSpan(record: ConsumedRecord, consumerGroup: string, attribu
  * one event keeps one trace id from ingest to the webhook, and a sampling decision made upstream
  * holds downstream. The span ends when `work` settles; a throw marks it ERROR.
  */
-export async function withProcessSpan<T>(record: ConsumedRecord, consumerGroup: string, attributes: Attributes, work: (span: Span) => Promise<T>): Promise<T> {
+export async function withProcessSpan<T>(record: ConsumedRecord, consumerGroup: string, work: (span: Span) => Promise<T>): Promise<T> {
   if (!isTracingOn()) return work(NO_SPAN);
-  const { span, spanContext } = startProcessSpan(record, consumerGroup, attributes);
+  const { span, spanContext } = startProcessSpan(record, consumerGroup);
   try {
     return await context.with(spanContext, () => work(span));
   } catch (error) {
@@ -183,9 +182,9 @@ export async function withProcessSpan<T>(record: ConsumedRecord, consumerGroup: 
 }
 
 /** The synchronous form of withProcessSpan, for handlers that transform a batch without awaiting. */
-export function withProcessSpanSync<T>(record: ConsumedRecord, consumerGroup: string, attributes: Attributes, work: (span: Span) => T): T {
+export function withProcessSpanSync<T>(record: ConsumedRecord, consumerGroup: string, work: (span: Span) => T): T {
   if (!isTracingOn()) return work(NO_SPAN);
-  const { span, spanContext } = startProcessSpan(record, consumerGroup, attributes);
+  const { span, spanContext } = startProcessSpan(record, consumerGroup);
   try {
     return context.with(spanContext, () => work(span));
   } catch (error) {

@@ -51,7 +51,7 @@ export class DeliveryWorker {
   async process(record: IncomingRecord): Promise<NextStep> {
     // The job's span joins the event's trace (traceparent travels with the job through retries);
     // the webhook request undici makes inside it is its child and carries it to the receiver.
-    return withProcessSpan(record, this.deps.consumerGroup, {}, async (span) => {
+    return withProcessSpan(record, this.deps.consumerGroup, async (span) => {
       const step = await this.attempt(record);
       const output = outputRecord(step, record, this.deps.topics, this.deps.clock.now());
       // The retry or dead-letter record gets a create span here, so the job's next attempt (or

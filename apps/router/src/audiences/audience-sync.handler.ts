@@ -4,9 +4,9 @@ import type { Logger } from 'pino';
 import { AudienceSynced, TopicNames, validateAudienceSynced } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { decodeJson } from '@switchyard/kafka';
-import { markSpanFailed, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
+import { Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
-import { deadLetter } from '../pipeline/dead-letter';
+import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';
 import { routeCall } from '../routing/delivery-records';
 import { LOGGER, TOPICS } from '../router.tokens';
 import { SyncOutcome } from './audience-membership';
@@ -51,7 +51,7 @@ export class AudienceSyncHandler implements BatchHandler {
     }
     const handled: HandledBatch = { outputs: [], changelog: [] };
     for (const [index, message] of batch.messages.entries()) {
-      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, {}, (span) => this.apply(batch, message, handled, span));
+      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) => this.apply(batch, message, handled, span));
       if ((index + 1) % HEARTBEAT_EVERY_RECORDS === 0) await heartbeat();
     }
     return handled;
@@ -67,8 +67,7 @@ export class AudienceSyncHandler implements BatchHandler {
     if (!decoded.ok || problems.length > 0) {
       const reason = decoded.ok ? `invalid audience sync: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}` : decoded.reason;
       this.logger.warn({ topic: batch.topic, partition: batch.partition, offset: message.offset, reason }, 'audience sync dead-lettered');
-      span.setAttribute('switchyard.outcome', 'dead-lettered');
-      markSpanFailed(span, 'unreadable', reason);
+      markDeadLettered(span, 'unreadable', reason);
       handled.outputs.push(...traceRecordCreation([deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason)]));
       return;
     }

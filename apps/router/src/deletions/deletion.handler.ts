@@ -4,9 +4,9 @@ import type { Logger } from 'pino';
 import { DeletionRequested, TopicNames, validateDeletionRequested } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { decodeJson } from '@switchyard/kafka';
-import { markSpanFailed, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
+import { Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
-import { deadLetter } from '../pipeline/dead-letter';
+import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
 import { deliveryRecords } from '../routing/delivery-records';
 import { LOGGER, TOPICS } from '../router.tokens';
@@ -23,7 +23,7 @@ export class DeletionHandler implements BatchHandler {
 
   async handle(batch: Batch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
     const outputs = batch.messages.flatMap((message) =>
-      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, {}, (span) => traceRecordCreation(this.fanOut(batch, message, span))),
+      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) => traceRecordCreation(this.fanOut(batch, message, span))),
     );
     return { outputs, changelog: [] };
   }
@@ -34,8 +34,7 @@ export class DeletionHandler implements BatchHandler {
     if (!decoded.ok || problems.length > 0) {
       const reason = decoded.ok ? `invalid deletion request: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}` : decoded.reason;
       this.logger.warn({ topic: batch.topic, offset: message.offset, reason }, 'deletion request dead-lettered');
-      span.setAttribute('switchyard.outcome', 'dead-lettered');
-      markSpanFailed(span, 'unreadable', reason);
+      markDeadLettered(span, 'unreadable', reason);
       return [deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason)];
     }
     const notifications = deleteNotifications(decoded.value, this.workspace);

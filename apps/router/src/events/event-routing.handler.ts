@@ -3,9 +3,9 @@ import type { Batch, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { metric, Counter, markSpanFailed, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
+import { metric, Counter, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
-import { deadLetter } from '../pipeline/dead-letter';
+import { deadLetter, markDeadLettered, RouterDeadFailure } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
 import { routeCall } from '../routing/delivery-records';
 import { LOGGER, TOPICS } from '../router.tokens';
@@ -27,7 +27,7 @@ export class EventRoutingHandler implements BatchHandler {
     // Each record is processed in its own span, continuing the trace its headers carry, and its
     // jobs carry that trace on to delivery.
     const outputs = batch.messages.flatMap((message) =>
-      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, {}, (span) => traceRecordCreation(this.route(batch, message, span))),
+      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) => traceRecordCreation(this.route(batch, message, span))),
     );
     return { outputs, changelog: [] };
   }
@@ -49,10 +49,9 @@ export class EventRoutingHandler implements BatchHandler {
     }
   }
 
-  private deadLetter(batch: Batch, message: KafkaMessage, span: Span, failure: 'unreadable' | 'unroutable', reason: string): OutputRecord {
+  private deadLetter(batch: Batch, message: KafkaMessage, span: Span, failure: RouterDeadFailure, reason: string): OutputRecord {
     routed.inc({ outcome: 'dead_lettered' });
-    span.setAttribute('switchyard.outcome', 'dead-lettered');
-    markSpanFailed(span, failure, reason);
+    markDeadLettered(span, failure, reason);
     this.logger.warn({ topic: batch.topic, partition: batch.partition, offset: message.offset, reason }, 'event dead-lettered');
     return deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason);
   }

@@ -1,5 +1,6 @@
 import type { KafkaMessage } from 'kafkajs';
 import { encodeEventDeadLetter } from '@switchyard/contracts';
+import { markSpanFailed, Span } from '@switchyard/telemetry';
 import { OutputRecord } from './output-record';
 
 /** Where a dead record came from. */
@@ -21,4 +22,13 @@ export function deadLetter(deadTopic: string, origin: DeadRecordOrigin, reason: 
     value: message.value?.toString('utf8') ?? null,
   });
   return { topic: deadTopic, ...record };
+}
+
+/** Why the router dead-letters a record: it cannot be read (or is invalid), or it cannot be routed. */
+export type RouterDeadFailure = 'unreadable' | 'unroutable';
+
+/** Ends the record's process span as a failure a tracing backend can find: outcome, kind and reason. */
+export function markDeadLettered(span: Span, failure: RouterDeadFailure, reason: string): void {
+  span.setAttribute('switchyard.outcome', 'dead-lettered');
+  markSpanFailed(span, failure, reason);
 }
