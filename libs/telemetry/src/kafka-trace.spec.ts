@@ -1,4 +1,5 @@
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { randomBytes } from 'node:crypto';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { node, tracing } from '@opentelemetry/sdk-node';
 import type { Producer, RecordMetadata } from 'kafkajs';
 import { BatchingProducer, DEFAULT_BATCHING, OutgoingRecord } from '@switchyard/kafka';
@@ -27,9 +28,10 @@ function fakeProducer(failWith?: Error) {
   return producer;
 }
 
-/** Records created inside a span of their own trace, as one HTTP request of ingest would. */
-function createdInTrace(topic: string, count: number): { records: OutgoingRecord[]; traceId: string } {
-  const request = tracer.startSpan('request', {}, ROOT_CONTEXT);
+/** Records created inside a span of their own trace, as one HTTP request of ingest would; `sampled: false` as under a caller that decided not to sample. */
+function createdInTrace(topic: string, count: number, sampled = true): { records: OutgoingRecord[]; traceId: string } {
+  const caller = trace.setSpanContext(ROOT_CONTEXT, { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), traceFlags: sampled ? TraceFlags.SAMPLED : TraceFlags.NONE, isRemote: true });
+  const request = tracer.startSpan('request', {}, caller);
   const records = context.with(trace.setSpan(ROOT_CONTEXT, request), () =>
     traceRecordCreation(Array.from({ length: count }, (_, i) => ({ topic, key: `k${i}`, value: 'v' }))),
   );
@@ -72,6 +74,21 @@ describe('Kafka spans', () => {
     expect(send.links.map((l) => l.context.spanId).sort()).toEqual(named('create events').map((s) => s.spanContext().spanId).sort());
     expect(send.attributes).toMatchObject({ 'messaging.operation.type': 'send', 'messaging.batch.message_count': 3, 'messaging.destination.partition.id': '3' });
     expect(send.attributes['messaging.kafka.offset']).toBeUndefined();
+  });
+
+  it('leaves out of a produce request\'s links the traces a caller chose not to sample, and makes no span when none is sampled', async () => {
+    const producer = fakeProducer();
+    const batching = new BatchingProducer(producer as unknown as Producer, { ...DEFAULT_BATCHING, lingerMs: 5 });
+    const unsampled = [createdInTrace('audiences', 1, false), createdInTrace('audiences', 1, false)];
+    await Promise.all(unsampled.map(({ records }) => batching.send(records)));
+    expect(producer.requests).toHaveLength(1);
+    expect(named('send audiences')).toEqual([]);
+
+    const sampled = createdInTrace('events', 1);
+    const notSampled = createdInTrace('events', 1, false);
+    await Promise.all([batching.send(sampled.records), batching.send(notSampled.records)]);
+    const [send] = named('send events');
+    expect(send.links.map((l) => l.context.traceId)).toEqual([sampled.traceId]);
   });
 
   it('makes a produce request of one caller\'s single record a child of its create span, with the offset the broker gave', async () => {

@@ -1,4 +1,4 @@
-import { Attributes, Context, context, INVALID_SPAN_CONTEXT, Link, propagation, ROOT_CONTEXT, Span, SpanContext, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Attributes, Context, context, INVALID_SPAN_CONTEXT, Link, propagation, ROOT_CONTEXT, Span, SpanContext, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import type { RecordMetadata, TopicMessages } from 'kafkajs';
 import { MESSAGING, messagingAttributes, messagingSpanName } from './messaging-attributes';
 import { isTracingOn } from './tracing-state';
@@ -57,6 +57,11 @@ function distinctCreationContexts(records: readonly { headers?: KafkaHeaders | n
   return [...seen.values()];
 }
 
+/** Whether the trace of a context is recorded: links to others point at spans no backend has. */
+function isSampled(spanContext: SpanContext): boolean {
+  return (spanContext.traceFlags & TraceFlags.SAMPLED) !== 0;
+}
+
 /** ERROR status with a low-cardinality `error.type`, as the conventions ask of a failed operation. */
 export function markSpanFailed(span: Span, errorType: string, message: string): void {
   span.setAttribute('error.type', errorType);
@@ -81,7 +86,7 @@ export function traceRecordCreation<R extends CreatedRecord>(records: R[]): R[] 
   const activeTraceId = trace.getSpanContext(active)?.traceId;
   for (const [topic, group] of byTopic(records)) {
     const links: Link[] = distinctCreationContexts(group)
-      .filter((previous) => previous.traceId !== activeTraceId)
+      .filter((previous) => previous.traceId !== activeTraceId && isSampled(previous))
       .map((previous) => ({ context: previous }));
     const span = tracer().startSpan(messagingSpanName('create', topic), { kind: SpanKind.PRODUCER, attributes: messagingAttributes('create', topic, group.length), links }, active);
     const headers: Record<string, string> = {};
@@ -106,9 +111,10 @@ function byTopic<R extends CreatedRecord>(records: R[]): Map<string, R[]> {
 /**
  * Runs one produce request inside a `send {topic}` span per topic it writes. A request carries
  * the records of many callers (ingest batches concurrent HTTP requests), so the span links to
- * every creation context it carries rather than adopting one of them as its parent; only when all
- * its records share one context is that context its parent too. After the broker's answer it
- * records the partition (when all records of the topic went to one) and the offset (one record).
+ * every sampled creation context it carries rather than adopting one of them as its parent; only
+ * when all its records share one context is that context its parent too. When none of those
+ * traces is sampled there is no span. After the broker's answer it records the partition (when
+ * all records of the topic went to one) and the offset (one record).
  */
 export async function traceSend(topicMessages: readonly TopicMessages[], send: () => Promise<RecordMetadata[]>): Promise<RecordMetadata[]> {
   if (!isTracingOn()) return send();
@@ -130,11 +136,14 @@ export async function traceSend(topicMessages: readonly TopicMessages[], send: (
 
 function startSendSpan(topic: string, messages: TopicMessages['messages']): Span {
   const creations = distinctCreationContexts(messages);
+  const sampled = creations.filter(isSampled);
+  // Every record's trace was left unsampled upstream: a root span of its own would record them anyway.
+  if (creations.length > 0 && sampled.length === 0) return NO_SPAN;
   // Never the active context: that is whichever caller's send happened to start the batch.
   const parent = creations.length === 1 ? trace.setSpanContext(ROOT_CONTEXT, creations[0]) : ROOT_CONTEXT;
   // The conventions' kinds: a send is a CLIENT call when create spans made the records' contexts.
   const kind = creations.length > 0 ? SpanKind.CLIENT : SpanKind.PRODUCER;
-  const links = creations.map((creation) => ({ context: creation }));
+  const links = sampled.map((creation) => ({ context: creation }));
   return tracer().startSpan(messagingSpanName('send', topic), { kind, attributes: messagingAttributes('send', topic, messages.length), links }, parent);
 }
 
