@@ -18,6 +18,7 @@ const RETRIED_KEY = 'e2e-retried-key-0001';
 const REFUSED_KEY = 'e2e-refused-key-0001';
 /** Travels in the flaky webhook's query, as receivers' tokens often do; no span may show it. */
 const QUERY_TOKEN = 'query-secret-7f3a';
+const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
 /** A W3C trace context of the test's own, as a traced caller of ingest would send. */
@@ -89,6 +90,7 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
       OTEL_BSP_SCHEDULE_DELAY: '100',
       DELIVERY_RETRY_SCHEDULE_MS: '100,200',
+      ADMIN_TOKEN,
     };
     // Started one after the other: each creates the topics it needs before the next consumes them.
     for (const name of ['ingest', 'router', 'delivery'] as const) services.push(await ServiceProcess.start(name, await freePort(), env));
@@ -220,6 +222,29 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
     expect(attempt.attributes).toMatchObject({ 'switchyard.outcome': 'dead-lettered', 'switchyard.failure': 'permanent', 'error.type': 'permanent' });
     const deadLetter = await eventually(() => otlp.trace(caller.traceId).find((s) => s.name === `create ${topics.deliveriesDead}`), 10_000, 'the dead letter\'s create span');
     expect(deadLetter.parentSpanId).toBe(attempt.spanId);
+  });
+
+  it('traces an admin deletion request through the router to every destination it notifies', async () => {
+    const caller = callerContext();
+    const response = await fetch(`${ingestUrl}/admin/v1/deletions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', traceparent: caller.traceparent },
+      body: JSON.stringify({ userIds: ['deleted-user'], sourceIds: ['web'] }),
+    });
+    expect(response.status).toBe(200);
+    const spans = await eventually(() => {
+      const traced = otlp.trace(caller.traceId);
+      return traced.some((s) => s.name === `process ${topics.deliveries}`) && traced;
+    }, 20_000, 'the deletion\'s delivery span');
+    const server = onlySpan(spans, 'POST /admin/v1/deletions');
+    expect(server.attributes).toMatchObject({ 'http.route': '/admin/v1/deletions', 'http.response.status_code': 200 });
+    const create = onlySpan(spans, `create ${topics.deletions}`);
+    const fanOut = onlySpan(spans, `process ${topics.deletions}`);
+    const createJob = onlySpan(spans, `create ${topics.deliveries}`);
+    expect([create.parentSpanId, fanOut.parentSpanId, createJob.parentSpanId]).toEqual([server.spanId, create.spanId, fanOut.spanId]);
+    expect(fanOut.attributes['messaging.consumer.group.name']).toMatch(/\.router\.deletions$/);
+    expect(onlySpan(spans, `process ${topics.deliveries}`).parentSpanId).toBe(createJob.spanId);
+    expect(kafkaSpans(spans).flatMap(conventionProblems)).toEqual([]);
   });
 
   it('keeps an upstream decision not to sample across Kafka: no service records the trace, the receiver still gets its context', async () => {
