@@ -131,10 +131,12 @@ describe('Kafka spans', () => {
     const { records: dead, traceId: originalTrace } = createdInTrace('deliveries.dead', 1);
     const { traceId: replayTrace } = createdInTrace('unrelated', 1);
     const replayRequest = named('request')[1];
-    const [replayed] = context.with(trace.setSpanContext(ROOT_CONTEXT, replayRequest.spanContext()), () => traceRecordCreation([{ ...dead[0], topic: 'deliveries' }]));
+    const withState: OutgoingRecord = { ...dead[0], topic: 'deliveries', headers: { ...dead[0].headers, tracestate: 'vendor=of-the-old-trace', 'x-switchyard-attempt': '3' } };
+    const [replayed] = context.with(trace.setSpanContext(ROOT_CONTEXT, replayRequest.spanContext()), () => traceRecordCreation([withState]));
     const [create] = named('create deliveries');
     expect(create.spanContext().traceId).toBe(replayTrace);
     expect(create.links.map((l) => l.context.traceId)).toEqual([originalTrace]);
     expect(replayed.headers?.traceparent).toContain(replayTrace);
+    expect(replayed.headers).toEqual({ traceparent: expect.any(String), 'x-switchyard-attempt': '3' });
   });
 });

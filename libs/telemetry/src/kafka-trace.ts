@@ -92,8 +92,12 @@ export function traceRecordCreation<R extends CreatedRecord>(records: R[]): R[] 
     const headers: Record<string, string> = {};
     propagation.inject(trace.setSpan(active, span), headers);
     span.end();
-    // A fresh object per record: callers may share one headers object between records.
-    for (const record of group) (record as CreatedRecord).headers = { ...record.headers, ...headers };
+    // A fresh object per record (callers may share one headers object between records), without
+    // the context a re-produced record carried: its tracestate belongs to that context alone.
+    for (const record of group) {
+      const { traceparent: _previous, tracestate: _previousState, ...kept } = record.headers ?? {};
+      (record as CreatedRecord).headers = { ...kept, ...headers };
+    }
   }
   return records;
 }
