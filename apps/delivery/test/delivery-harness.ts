@@ -121,14 +121,18 @@ export function writeWorkspace(destinations: WebhookDestination[]): WorkspaceFil
   });
 }
 
-/** Environment for a delivery service on a fresh namespace with a compressed retry schedule. */
+/**
+ * Environment for a delivery service on a fresh namespace with a compressed retry schedule. The
+ * window and the request timeout are generous, so a slow machine cannot turn a retry into a
+ * dead letter or an answer into a timeout; tests of those bounds set their own.
+ */
 export function deliveryEnv(namespace: string, workspacePath: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...testServiceEnv(namespace, workspacePath),
     LOG_LEVEL: 'silent',
     DELIVERY_RETRY_SCHEDULE_MS: '50,100',
-    DELIVERY_RETRY_WINDOW_MS: '1000',
-    DELIVERY_REQUEST_TIMEOUT_MS: '300',
+    DELIVERY_RETRY_WINDOW_MS: '60000',
+    DELIVERY_REQUEST_TIMEOUT_MS: '5000',
     DELIVERY_COMMIT_INTERVAL_MS: '50',
     DELIVERY_SHUTDOWN_GRACE_MS: '2000',
     ...extra,

@@ -85,7 +85,7 @@ describe('delivery service (real Kafka, real receivers)', () => {
     const a = await receiver(() => 503);
     const b = await receiver(() => 503);
     // The circuit breaker would otherwise turn later attempts into fast failures without a request.
-    const w = await world([{ id: 'dest-a', webhooks: [{ url: a.url }, { url: b.url }] }], { DELIVERY_BREAKER_FAILURE_THRESHOLD: '1000' });
+    const w = await world([{ id: 'dest-a', webhooks: [{ url: a.url }, { url: b.url }] }], { DELIVERY_BREAKER_FAILURE_THRESHOLD: '1000', DELIVERY_RETRY_WINDOW_MS: '1000' });
     const sent = job('dest-a');
     await w.producer.send(sent);
     const [dead] = await w.dead.waitFor(1);
@@ -121,7 +121,7 @@ describe('delivery service (real Kafka, real receivers)', () => {
 
   it('treats a receiver slower than the timeout as a timeout error and retries', async () => {
     const hook = await receiver((i) => (i === 0 ? { status: 200, afterMs: 1500 } : 200));
-    const w = await world([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
+    const w = await world([{ id: 'dest-a', webhooks: [{ url: hook.url }] }], { DELIVERY_REQUEST_TIMEOUT_MS: '300' });
     await w.producer.send(job('dest-a'));
     await hook.waitForRequests(2);
     const [retry] = await w.retries.waitFor(1);
