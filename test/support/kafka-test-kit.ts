@@ -25,6 +25,8 @@ export interface ReadRecord<T = unknown> {
   partition: number;
   key: string | null;
   value: T;
+  /** The value's bytes as text: what JSON.parse would round off (integers beyond 2^53) is still exact here. */
+  text: string;
   headers: Record<string, string>;
   offset: string;
 }
@@ -71,6 +73,7 @@ export class TopicReader<T = unknown> {
       partition,
       key: message.key?.toString() ?? null,
       value: this.view(JSON.parse(message.value?.toString() ?? 'null'), headers),
+      text: message.value?.toString() ?? '',
       headers,
       offset: message.offset,
     });

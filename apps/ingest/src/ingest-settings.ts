@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { CommonSettings, commonSettingsFromEnv, envNumber, validateSettings } from '@switchyard/config';
+import { CommonSettings, commonSettingsFromEnv, ConfigError, envNumber, validateSettings } from '@switchyard/config';
 
 /** Ingest's settings: defaults, then the environment; validated at start-up. */
 export class IngestSettings extends CommonSettings {
@@ -19,13 +19,31 @@ export class IngestSettings extends CommonSettings {
   @Type(() => Number) @IsInt() @Min(0) @Max(100)
   produceLingerMs!: number;
 
+  /** Nesting of objects and arrays in a request body (the body itself is level 1). Checked before parsing. */
+  @Type(() => Number) @IsInt() @Min(8) @Max(512)
+  maxJsonDepth!: number;
+
+  /**
+   * How long a client may take to send a request's headers, and its whole request, before the
+   * connection is closed (Node answers 408). Stops slow-header connections from piling up.
+   */
+  @Type(() => Number) @IsInt() @Min(1000) @Max(300_000)
+  headersTimeoutMs!: number;
+
+  @Type(() => Number) @IsInt() @Min(1000) @Max(600_000)
+  requestTimeoutMs!: number;
+
+  /** How long an idle keep-alive connection stays open; above a load balancer's idle timeout (AWS ALB: 60 s) so it closes first. */
+  @Type(() => Number) @IsInt() @Min(1000) @Max(600_000)
+  keepAliveTimeoutMs!: number;
+
   /** Bearer token for the admin endpoints (audience syncs, deletion requests). Unset: those endpoints answer 503. */
   @IsOptional() @IsString() @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
   adminToken?: string;
 }
 
 export function ingestSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): IngestSettings {
-  return validateSettings(
+  const settings = validateSettings(
     IngestSettings,
     {
       ...commonSettingsFromEnv(env, 8080),
@@ -33,9 +51,18 @@ export function ingestSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ing
       maxRequestBytes: envNumber(env, 'INGEST_MAX_REQUEST_BYTES', 500 * 1024),
       maxBatchMessages: envNumber(env, 'INGEST_MAX_BATCH_MESSAGES', 2500),
       produceLingerMs: envNumber(env, 'INGEST_PRODUCE_LINGER_MS', 2),
+      maxJsonDepth: envNumber(env, 'INGEST_MAX_JSON_DEPTH', 64),
+      headersTimeoutMs: envNumber(env, 'INGEST_HEADERS_TIMEOUT_MS', 10_000),
+      requestTimeoutMs: envNumber(env, 'INGEST_REQUEST_TIMEOUT_MS', 30_000),
+      keepAliveTimeoutMs: envNumber(env, 'INGEST_KEEP_ALIVE_TIMEOUT_MS', 72_000),
       adminToken: env.ADMIN_TOKEN || undefined,
     },
     'ingest settings',
   );
+  // Node refuses a header timeout longer than the request's, and the headers are part of the request.
+  if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
+    throw new ConfigError('invalid ingest settings:\n  - headersTimeoutMs (INGEST_HEADERS_TIMEOUT_MS) must not exceed requestTimeoutMs (INGEST_REQUEST_TIMEOUT_MS)');
+  }
+  return settings;
 }
 

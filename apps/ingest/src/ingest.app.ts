@@ -1,27 +1,44 @@
+import type { Server } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyHttpOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { startHttpService } from '@switchyard/service';
 import { IngestSettings } from './ingest-settings';
 import { IngestModule } from './ingest.module';
 import { registerBodyHandling } from './tracking/body-handling';
+import { registerJsonBody } from './tracking/json-body';
+
+const HTTP_TIMEOUT_CHECK_MS = 1000;
 
 /** Starts the ingest service; used by main.ts and by tests (which pass port 0). */
 export async function startIngest(settings: IngestSettings, logger: Logger): Promise<NestFastifyApplication> {
   const workspace = new WorkspaceConfigStore(settings.workspaceConfigPath, logger);
   workspace.watch();
+  const fastify: FastifyHttpOptions<Server> = {
+    bodyLimit: settings.maxRequestBytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    requestTimeout: settings.requestTimeoutMs,
+    keepAliveTimeout: settings.keepAliveTimeoutMs,
+    // Node checks these timeouts every connectionsCheckingInterval (30 s by default), which
+    // would let a slow-header connection live up to 30 s past its limit.
+    http: { headersTimeout: settings.headersTimeoutMs, connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_MS },
+  };
   const app = await startHttpService({
     module: IngestModule.forRoot(settings, logger, workspace),
     logger,
     port: settings.port,
     host: settings.host,
-    fastify: { bodyLimit: settings.maxRequestBytes, routerOptions: { ignoreTrailingSlash: true } },
+    fastify,
     errorMessages: {
       // Fastify's own wording does not say what the limit is.
       413: `request body exceeds ${settings.maxRequestBytes} bytes (counted after decompression)`,
       415: 'unsupported body: send Content-Type application/json, with Content-Encoding identity, gzip or deflate',
     },
-    configure: (nest) => registerBodyHandling(nest.getHttpAdapter().getInstance()),
+    configure: (nest) => {
+      registerJsonBody(nest.getHttpAdapter().getInstance(), settings.maxJsonDepth);
+      registerBodyHandling(nest.getHttpAdapter().getInstance());
+    },
   });
   app.getHttpServer().once('close', () => workspace.close());
   return app;

@@ -1,4 +1,6 @@
 import { CallProblem, CallType, JsonObject, validateCall } from '@switchyard/contracts';
+import { mayHoldPrototypeKeys } from './json-body';
+import { prototypeKeyPaths } from './prototype-keys';
 
 export interface MessageError {
   /** Position in the batch (0 for a single call). */
@@ -51,7 +53,13 @@ export function parseTrackingRequest(endpoint: CallType | 'batch', body: unknown
   }
 
   const problems: Array<CallProblem & { index: number }> = [];
+  const checkKeys = mayHoldPrototypeKeys(body);
   messages.forEach((message, index) => {
+    if (checkKeys) {
+      const paths = prototypeKeyPaths(message);
+      for (const field of paths) problems.push({ index, field, reason: 'this key names a JavaScript prototype and is not accepted; rename it', kind: 'invalid' });
+      if (paths.length > 0) return;
+    }
     const bytes = Buffer.byteLength(JSON.stringify(message) ?? '');
     if (bytes > limits.maxMessageBytes) {
       problems.push({ index, field: '', reason: `message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}`, kind: 'too_large' });
