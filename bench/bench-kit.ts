@@ -88,6 +88,13 @@ export function peakRssMb(pid: number | undefined): number {
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
+/** Resident set size (VmRSS) of a live process now, in MB. */
+export function rssMb(pid: number | undefined): number {
+  if (!pid) return NaN;
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
 /** The local broker's pid (`scripts/kafka/kafka.sh start`), when it runs on this machine. */
 export function localBrokerPid(): number | undefined {
   try {

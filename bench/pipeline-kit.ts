@@ -1,0 +1,101 @@
+/**
+ * The whole pipeline for benchmarks: a local webhook receiver, a workspace pointing at it, and
+ * ingest, router and delivery as compiled processes with the production flags. Shared by
+ * bench/end-to-end.ts and bench/soak.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { ServiceProcess } from '../test/support/service-process';
+import { fillerText, startService } from './bench-kit';
+
+const writeKey = 'bench-write-key-0001';
+const auth = `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`;
+
+export interface Receipt {
+  latencyMs: number;
+}
+
+export interface PipelineOptions {
+  partitions: number;
+  deliveryReplicas: number;
+}
+
+export interface BenchPipeline {
+  /** The services by name: ingest, router, delivery (delivery1, delivery2… with replicas). */
+  procs: Record<string, ServiceProcess>;
+  /** Every webhook the receiver got, in order. */
+  receipts: Receipt[];
+  /** Posts one `/v1/batch`; rejects unless ingest answers 200. */
+  send(batch: object[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** An event of about `bytes` bytes whose properties carry the send time (read back by the receiver). */
+export function benchEvent(i: number, bytes: number) {
+  return { type: 'track', userId: `user-${i % 10_000}`, event: 'Order Completed', properties: { sentAtMs: Date.now(), orderId: `o-${i}`, pad: fillerText(Math.max(0, bytes - 200), i) } };
+}
+
+export async function startBenchPipeline(options: PipelineOptions): Promise<BenchPipeline> {
+  const receiver = await startReceiver();
+  const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
+  const workspace = join(dir, 'workspace.json');
+  writeFileSync(workspace, JSON.stringify({
+    sources: [{ id: 'bench', name: 'Bench', writeKey }],
+    destinations: [{ id: 'bench-hooks', type: 'Webhooks', enabled: true, sources: ['bench'], settings: { sharedSecret: 'bench-secret', webhooks: [{ url: receiver.url }] } }],
+  }));
+  const env = { WORKSPACE_CONFIG: workspace, TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`, TOPIC_PARTITIONS: String(options.partitions), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' };
+  const ingest = await startService('ingest', env, 18280);
+  const router = await startService('router', env, 18281);
+  const deliveries = await Promise.all(Array.from({ length: options.deliveryReplicas }, (_, i) => startService('delivery', env, 18282 + 10 * i)));
+  const procs: Record<string, ServiceProcess> = { ingest, router, ...Object.fromEntries(deliveries.map((d, i) => [options.deliveryReplicas === 1 ? 'delivery' : `delivery${i + 1}`, d])) };
+  const pool = new Pool('http://127.0.0.1:18280', { connections: 16 });
+  return {
+    procs,
+    receipts: receiver.receipts,
+    async send(batch) {
+      const res = await pool.request({ path: '/v1/batch', method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify({ batch }) });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`ingest answered ${res.statusCode}`);
+    },
+    async close() {
+      await pool.close();
+      for (const p of Object.values(procs)) await p.stop();
+      receiver.close();
+    },
+  };
+}
+
+async function startReceiver() {
+  const receipts: Receipt[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      receipts.push({ latencyMs: Date.now() - sentAtMs(Buffer.concat(chunks).toString('latin1')) });
+      res.writeHead(200).end();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { receipts, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => server.close() };
+}
+
+/**
+ * The send time the bench put in the event. Found by its key rather than by parsing the body: the
+ * receiver shares the two cores with the pipeline, and JSON.parse of every body was most of its CPU.
+ */
+function sentAtMs(body: string): number {
+  const at = body.indexOf(SENT_AT_KEY);
+  return at < 0 ? Number.NaN : parseInt(body.slice(at + SENT_AT_KEY.length, at + SENT_AT_KEY.length + 16), 10);
+}
+const SENT_AT_KEY = '"sentAtMs":';
+
+export async function waitUntil(check: () => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}
