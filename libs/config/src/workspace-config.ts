@@ -14,6 +14,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 
+import { headerValueProblem } from './header-value';
+
 export const WEBHOOKS_DESTINATION_TYPE = 'Webhooks';
 export const MAX_WEBHOOK_URLS = 5;
 
@@ -99,6 +101,10 @@ export function crossFieldProblems(config: WorkspaceConfig): string[] {
       for (const [name, value] of Object.entries(w.headers ?? {})) {
         const field = `destinations[${i}].settings.webhooks[${j}].headers.${name}`;
         if (typeof value !== 'string') problems.push(`${field}: header values must be strings`);
+        else {
+          const problem = headerValueProblem(value);
+          if (problem) problems.push(`${field}: ${problem}`);
+        }
         if (RESERVED_HEADERS.includes(name.toLowerCase())) problems.push(`${field}: ${name} is set by Switchyard and cannot be overridden`);
         if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) problems.push(`${field}: not a valid HTTP header name`);
       }
