@@ -32,4 +32,13 @@ describe('membershipIdentify', () => {
       context: { personas: { computation_class: 'computed_trait', computation_key: 'lifetime_value' } },
     });
   });
+
+  it('sends a computation\'s traitKey exactly as given, in place of the name\'s snake_case form', () => {
+    const pinned = { ...sync, computation: { ...sync.computation, name: 'iOS 14 Users', traitKey: 'i_os_14_users' } };
+    expect(membershipIdentify(pinned, { userId: 'u-1', value: true })).toMatchObject({
+      traits: { i_os_14_users: true },
+      context: { personas: { computation_key: 'i_os_14_users' } },
+    });
+    expect(membershipIdentify({ ...pinned, computation: { ...sync.computation, name: 'iOS 14 Users' } }, { userId: 'u-1', value: true }).traits).toEqual({ ios_14_users: true });
+  });
 });

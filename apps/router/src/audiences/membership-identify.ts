@@ -3,9 +3,9 @@ import { derivedMessageId } from '../routing/derived-message-id';
 import { MembershipChange } from './audience-membership';
 import { snakeCase } from './trait-key';
 
-/** The trait key of a computation; its id when the name has no letters or digits. */
+/** The trait key of a computation: its `traitKey` when given, else its name's snake_case form, else its id's. */
 export function computationKey(computation: Computation): string {
-  return snakeCase(computation.name) || snakeCase(computation.id);
+  return computation.traitKey ?? (snakeCase(computation.name) || snakeCase(computation.id));
 }
 
 /** What a user who leaves is told: audiences say false; a computed trait is cleared (null). */

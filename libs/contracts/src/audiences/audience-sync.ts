@@ -13,6 +13,7 @@ import {
   Matches,
   MaxLength,
   Min,
+  NotEquals,
   ValidateIf,
   ValidateNested,
   validateSync,
@@ -30,6 +31,9 @@ export const MAX_MEMBERS_PER_PAGE = 10_000;
 /** Ids are used in record keys (`<computationId>:<userId>`), so they may not hold a colon. */
 const COMPUTATION_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/** What the snake_case rule can produce, accents and other scripts included. */
+const TRAIT_KEY = /^[\p{L}\p{M}\p{N}_]{1,200}$/u;
+
 export class Computation {
   @IsIn(COMPUTATION_CLASSES as unknown as string[], { message: `computation.class must be one of: ${COMPUTATION_CLASSES.join(', ')}` })
   class!: ComputationClass;
@@ -40,6 +44,14 @@ export class Computation {
   /** Human name; its snake_case form is the trait key the receivers see. */
   @IsString() @IsNotEmpty() @MaxLength(200)
   name!: string;
+
+  /**
+   * The trait key to send instead of the name's snake_case form: for receivers that rely on a key
+   * an earlier version made (`i_os_14_users` for "iOS 14 Users"). Used exactly as given.
+   */
+  @IsOptional() @IsString() @Matches(TRAIT_KEY, { message: 'computation.traitKey may hold letters, digits and underscores (1-200)' })
+  @NotEquals('__proto__', { message: 'computation.traitKey may not be __proto__' })
+  traitKey?: string;
 
   /** The personalization space (`context.personas.space_id`). */
   @IsString() @IsNotEmpty() @MaxLength(128)
