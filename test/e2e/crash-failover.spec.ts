@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
+import { freePort, ServiceProcess } from '../support/service-process';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { WorkspaceFile } from '../support/workspace-file';
+
+const WRITE_KEY = 'failover-write-key-01';
+const auth = `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`;
+const PROBE_EVERY_MS = 100;
+
+/**
+ * Issue 20: after a SIGKILL of a consumer service and an immediate restart (what Kubernetes does),
+ * how long until events flow again. The services run with the default session timeout, the one
+ * that decides this: the restarted instance joins as a new member and waits for the dead one's
+ * session to expire. Each figure is printed (README, "Failover after a crash"); what is asserted
+ * is that every event sent around the crash arrives.
+ */
+describe('failover after a SIGKILL of each consumer service', () => {
+  let receiver: WebhookReceiver;
+  const running = new Map<string, ServiceProcess>();
+  let env: NodeJS.ProcessEnv;
+  const ports: Record<string, number> = {};
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    const workspace = new WorkspaceFile({
+      sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
+      destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: receiver.url() }] } }],
+    });
+    env = { KAFKA_BROKERS: testBrokers(), TOPIC_NAMESPACE: freshNamespace('failover'), TOPIC_PARTITIONS: '2', WORKSPACE_CONFIG: workspace.path };
+    for (const name of ['ingest', 'router', 'delivery'] as const) {
+      ports[name] = await freePort();
+      running.set(name, await ServiceProcess.start(name, ports[name], env));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([...running.values()].map((s) => s.stop()));
+    await receiver?.stop();
+  });
+
+  const send = async (messageId: string) => {
+    const res = await fetch(`${running.get('ingest')!.url}/v1/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: auth },
+      body: JSON.stringify({ userId: `user-${messageId.slice(0, 4)}`, event: 'Probe', messageId }),
+    });
+    if (res.status !== 200) throw new Error(`ingest answered ${res.status}`);
+  };
+
+  it.each(['router', 'delivery'] as const)('%s: events sent after the crash arrive once it is restarted', async (name) => {
+    await send(`warm-${name}`);
+    await receiver.waitFor(1, (h) => h.body.messageId === `warm-${name}`);
+
+    const killedAt = Date.now();
+    expect(await running.get(name)!.stop('SIGKILL')).toBe('SIGKILL');
+    const sent: string[] = [];
+    let probing = true;
+    const probes = (async () => {
+      while (probing) {
+        const id = `${name}-${randomUUID()}`;
+        await send(id);
+        sent.push(id);
+        await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+      }
+    })();
+    running.set(name, await ServiceProcess.start(name, ports[name], env));
+    const readyAt = Date.now();
+    const [first] = await receiver.waitFor(1, (h) => String(h.body.messageId).startsWith(`${name}-`), 90_000);
+    const flowingAt = Date.now();
+    probing = false;
+    await probes;
+
+    const arrived = await receiver.waitFor(sent.length, (h) => sent.includes(String(h.body.messageId)), 60_000);
+    expect(new Set(arrived.map((h) => h.body.messageId))).toEqual(new Set(sent));
+    expect(first).toBeDefined();
+    process.stdout.write(
+      `failover ${name}: SIGKILL → restarted and ready ${((readyAt - killedAt) / 1000).toFixed(1)} s → events flowing again ${((flowingAt - killedAt) / 1000).toFixed(1)} s after the kill (default session timeout)\n`,
+    );
+  }, 180_000);
+});
