@@ -7,7 +7,7 @@ import { startHttpService } from '@switchyard/service';
 import { IngestSettings } from './ingest-settings';
 import { IngestModule } from './ingest.module';
 import { registerBodyHandling } from './tracking/body-handling';
-import { registerJsonBody } from './tracking/json-body';
+import { registerJsonBody } from './json-body/json-body';
 
 const HTTP_TIMEOUT_CHECK_MS = 1000;
 

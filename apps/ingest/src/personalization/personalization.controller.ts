@@ -4,10 +4,20 @@ import { AudienceSyncBody, DeletionRequestBody, FieldError, validateAudienceSync
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { LOGGER } from '../ingest.tokens';
 import { AdminTokenGuard } from '@switchyard/service';
+import { mayHoldPrototypeKeys } from '../json-body/json-body';
+import { PROTOTYPE_KEY_REASON, prototypeKeyPaths } from '../json-body/prototype-keys';
 import { PersonalizationService } from './personalization.service';
 
 function badRequest(message: string, errors: FieldError[] = []): never {
   throw new HttpException({ success: false, error: 'bad_request', message, errors }, 400);
+}
+
+/**
+ * The validators copy a body onto a class instance, where a `__proto__` key would become the
+ * instance's prototype: the rules would check inherited values that the stored body lacks.
+ */
+function prototypeKeyProblems(body: unknown): FieldError[] {
+  return mayHoldPrototypeKeys(body) ? prototypeKeyPaths(body).map((field) => ({ field, reason: PROTOTYPE_KEY_REASON })) : [];
 }
 
 /** Admin endpoints: audience and computed-trait syncs from the personalization product, and deletion requests. */
@@ -23,7 +33,7 @@ export class PersonalizationController {
   @Post('audience-syncs')
   @HttpCode(200)
   async syncAudience(@Body() body: unknown) {
-    const problems = validateAudienceSyncBody(body);
+    const problems = [...prototypeKeyProblems(body), ...validateAudienceSyncBody(body)];
     if (problems.length > 0) badRequest('invalid audience sync', problems);
     const sync = body as AudienceSyncBody;
     if (!this.workspace.source(sync.computation.sourceId)) badRequest(`unknown source "${sync.computation.sourceId}"`);
@@ -34,7 +44,7 @@ export class PersonalizationController {
   @Post('deletions')
   @HttpCode(200)
   async requestDeletion(@Body() body: unknown) {
-    const problems = validateDeletionRequestBody(body);
+    const problems = [...prototypeKeyProblems(body), ...validateDeletionRequestBody(body)];
     if (problems.length > 0) badRequest('invalid deletion request', problems);
     const request = body as DeletionRequestBody;
     const unknown = (request.sourceIds ?? []).filter((id) => !this.workspace.source(id));

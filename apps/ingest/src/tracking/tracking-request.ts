@@ -1,6 +1,6 @@
 import { CallProblem, CallType, JsonObject, validateCall } from '@switchyard/contracts';
-import { mayHoldPrototypeKeys } from './json-body';
-import { prototypeKeyPaths } from './prototype-keys';
+import { mayHoldPrototypeKeys } from '../json-body/json-body';
+import { PROTOTYPE_KEY_REASON, prototypeKeyPaths } from '../json-body/prototype-keys';
 
 export interface MessageError {
   /** Position in the batch (0 for a single call). */
@@ -57,7 +57,7 @@ export function parseTrackingRequest(endpoint: CallType | 'batch', body: unknown
   messages.forEach((message, index) => {
     if (checkKeys) {
       const paths = prototypeKeyPaths(message);
-      for (const field of paths) problems.push({ index, field, reason: 'this key names a JavaScript prototype and is not accepted; rename it', kind: 'invalid' });
+      for (const field of paths) problems.push({ index, field, reason: PROTOTYPE_KEY_REASON, kind: 'invalid' });
       if (paths.length > 0) return;
     }
     const bytes = Buffer.byteLength(JSON.stringify(message) ?? '');

@@ -5,6 +5,7 @@ import { RunningIngest, startTestIngest } from '../../../../test/support/ingest-
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../../../../test/support/workspace-file';
 
 const auth = `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`;
+const ADMIN_TOKEN = 'admin-token-for-hostile-tests';
 
 /** A track call nested `depth` levels: the body is level 1, `properties` and the objects in it the rest. */
 const nestedTrack = (depth: number) =>
@@ -30,7 +31,7 @@ describe('hostile input against a running ingest (real broker)', () => {
 
   beforeAll(async () => {
     const namespace = freshNamespace('hostile');
-    ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path, { INGEST_HEADERS_TIMEOUT_MS: '1000', INGEST_REQUEST_TIMEOUT_MS: '2000' });
+    ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path, { INGEST_HEADERS_TIMEOUT_MS: '1000', INGEST_REQUEST_TIMEOUT_MS: '2000', ADMIN_TOKEN });
     reader = await TopicReader.start<IngestedEvent>([topicNames(namespace).events]);
   });
 
@@ -76,6 +77,15 @@ describe('hostile input against a running ingest (real broker)', () => {
   it('refuses a single call with a top-level __proto__ key with the field named', async () => {
     const res = await refusal(await post('/v1/identify', '{"userId":"u","__proto__":{"polluted":true}}'));
     expect(res).toMatchObject({ status: 400, errors: [{ index: 0, field: '__proto__' }] });
+  });
+
+  it.each([
+    ['a deletion request', '/admin/v1/deletions', '{"userIds":["u"],"__proto__":{"sourceIds":["other"]}}', '__proto__'],
+    ['an audience sync', '/admin/v1/audience-syncs', '{"syncId":"s","computation":{"class":"audience","id":"a","name":"n","spaceId":"s","sourceId":"src-1"},"delta":{"added":[{"userId":"u","__proto__":{"value":1}}],"removed":[]}}', 'delta.added.0.__proto__'],
+  ])('refuses %s holding a __proto__ key, naming it (the validators would read the prototype it sets)', async (_name, path, body, field) => {
+    const res = await refusal(await post(path, body, { authorization: `Bearer ${ADMIN_TOKEN}` }));
+    expect(res).toMatchObject({ status: 400 });
+    expect(res.errors).toContainEqual({ field, reason: expect.stringMatching(/names a JavaScript prototype/) });
   });
 
   it('keeps a plain "constructor" key and "prototype" outside a constructor object', async () => {

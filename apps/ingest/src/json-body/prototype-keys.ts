@@ -4,6 +4,8 @@
  * one is refused with the path; a plain `constructor` key (a car maker, say) is an ordinary key.
  * JSON.parse makes them inert own properties, but receivers and their libraries may not.
  */
+export const PROTOTYPE_KEY_REASON = 'this key names a JavaScript prototype and is not accepted; rename it';
+
 export function prototypeKeyPaths(message: unknown): string[] {
   const paths: string[] = [];
   // Iterative: the depth was bounded before parsing, but no walk of caller data recurses.
