@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { CommonSettings, commonSettingsFromEnv, ConfigError, envNumber, validateSettings } from '@switchyard/config';
+import { CommonSettings, commonSettingsFromEnv, ConfigError, envNumber, IntSetting, validateSettings } from '@switchyard/config';
 
 /** Ingest's settings: defaults, then the environment; validated at start-up. */
 export class IngestSettings extends CommonSettings {
@@ -20,21 +20,21 @@ export class IngestSettings extends CommonSettings {
   produceLingerMs!: number;
 
   /** Nesting of objects and arrays in a request body (the body itself is level 1). Checked before parsing. */
-  @Type(() => Number) @IsInt() @Min(8) @Max(512)
+  @IntSetting('INGEST_MAX_JSON_DEPTH', 8, 512)
   maxJsonDepth!: number;
 
   /**
    * How long a client may take to send a request's headers, and its whole request, before the
    * connection is closed (Node answers 408). Stops slow-header connections from piling up.
    */
-  @Type(() => Number) @IsInt() @Min(1000) @Max(300_000)
+  @IntSetting('INGEST_HEADERS_TIMEOUT_MS', 1000, 300_000)
   headersTimeoutMs!: number;
 
-  @Type(() => Number) @IsInt() @Min(1000) @Max(600_000)
+  @IntSetting('INGEST_REQUEST_TIMEOUT_MS', 1000, 600_000)
   requestTimeoutMs!: number;
 
   /** How long an idle keep-alive connection stays open; above a load balancer's idle timeout (AWS ALB: 60 s) so it closes first. */
-  @Type(() => Number) @IsInt() @Min(1000) @Max(600_000)
+  @IntSetting('INGEST_KEEP_ALIVE_TIMEOUT_MS', 1000, 600_000)
   keepAliveTimeoutMs!: number;
 
   /** Bearer token for the admin endpoints (audience syncs, deletion requests). Unset: those endpoints answer 503. */

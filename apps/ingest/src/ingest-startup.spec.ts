@@ -15,6 +15,10 @@ describe('ingest start-up refuses bad configuration with a message naming it', (
     [{ ADMIN_TOKEN: 'short' }, /ADMIN_TOKEN/],
     [{ WORKSPACE_CONFIG: '' }, /WORKSPACE_CONFIG/],
     [{ KAFKA_COMPRESSION: 'lz4' }, /KAFKA_COMPRESSION\) must be one of: zstd, gzip, none/],
+    [{ INGEST_MAX_JSON_DEPTH: '2' }, /maxJsonDepth \(INGEST_MAX_JSON_DEPTH\) must be a whole number from 8 to 512/],
+    [{ INGEST_HEADERS_TIMEOUT_MS: 'soon' }, /INGEST_HEADERS_TIMEOUT_MS\) must be a whole number from 1000 to 300000/],
+    [{ INGEST_KEEP_ALIVE_TIMEOUT_MS: '10' }, /INGEST_KEEP_ALIVE_TIMEOUT_MS/],
+    [{ INGEST_HEADERS_TIMEOUT_MS: '60000', INGEST_REQUEST_TIMEOUT_MS: '30000' }, /INGEST_HEADERS_TIMEOUT_MS\) must not exceed requestTimeoutMs \(INGEST_REQUEST_TIMEOUT_MS\)/],
   ])('%p', (over, message) => {
     expect(() => ingestSettingsFromEnv(env(over))).toThrow(message);
   });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
+import { plainToInstance, Type } from 'class-transformer';
+import { IsInt, Max, Min, validateSync, ValidationError } from 'class-validator';
 
 /** A configuration value broke a rule; the message names the field and the rule. Stops start-up. */
 export class ConfigError extends Error {
@@ -30,6 +30,14 @@ export function validateSettings<T extends object>(cls: new () => T, plain: Reco
     throw new ConfigError(`invalid ${what}:\n  - ${describeValidationErrors(errors).join('\n  - ')}`);
   }
   return instance;
+}
+
+/** A whole-number setting read from `env`, from `min` to `max`; a bad value's message names the variable and the range. */
+export function IntSetting(env: string, min: number, max: number): PropertyDecorator {
+  return (target, key) => {
+    const message = `${String(key)} (${env}) must be a whole number from ${min} to ${max}`;
+    for (const decorate of [Type(() => Number), IsInt({ message }), Min(min, { message }), Max(max, { message })]) decorate(target, key);
+  };
 }
 
 /** Reads an environment variable as a number, leaving it as the raw string when it is not one so validation can name it. */
