@@ -44,14 +44,16 @@ describe('failover after a SIGKILL of each consumer service', () => {
     const res = await fetch(`${running.get('ingest')!.url}/v1/track`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: auth },
-      body: JSON.stringify({ userId: `user-${messageId.slice(0, 4)}`, event: 'Probe', messageId }),
+      // An integer beyond 2^53 rides along: it must reach the webhook digit for digit.
+      body: `{"userId":"user-${messageId.slice(0, 4)}","event":"Probe","messageId":"${messageId}","properties":{"orderId":12345678901234567890}}`,
     });
     if (res.status !== 200) throw new Error(`ingest answered ${res.status}`);
   };
 
   it.each(['router', 'delivery'] as const)('%s: events sent after the crash arrive once it is restarted', async (name) => {
     await send(`warm-${name}`);
-    await receiver.waitFor(1, (h) => h.body.messageId === `warm-${name}`);
+    const [warm] = await receiver.waitFor(1, (h) => h.body.messageId === `warm-${name}`);
+    expect(warm.raw.toString()).toContain('"properties":{"orderId":12345678901234567890}');
 
     const killedAt = Date.now();
     expect(await running.get(name)!.stop('SIGKILL')).toBe('SIGKILL');
