@@ -130,10 +130,10 @@ describe('hostile input against a running ingest (real broker)', () => {
     const socket = connect(Number(port), '127.0.0.1');
     let received = '';
     socket.on('data', (chunk) => (received += chunk.toString()));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     // A slowloris client: the request line and one header, then nothing more.
     socket.write(`POST /v1/track HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
-    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     await closed;
     expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
   });
