@@ -1,6 +1,20 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
 import { CommonSettings, commonSettingsFromEnv, ConfigError, envNumber, IntSetting, validateSettings } from '@switchyard/config';
+
+/** An http(s) URL with an optional path, without query or fragment: how browsers and apps reach ingest. */
+const PUBLIC_URL = /^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\/[A-Za-z0-9._~-]+)*$/;
+/** Addresses or CIDR ranges (IPv4 or IPv6), comma-separated. */
+const ADDRESS_LIST = /^[0-9a-fA-F.:]+(\/\d{1,3})?(\s*,\s*[0-9a-fA-F.:]+(\/\d{1,3})?)*$/;
+
+function isTrustProxy(value: unknown): boolean {
+  if (typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 1 && value <= 10;
+  return typeof value === 'string' && ADDRESS_LIST.test(value);
+}
+
+/** Which peers may set X-Forwarded-For/-Proto/-Host: none, all, the nearest N hops, or these addresses. */
+export type TrustProxy = boolean | number | string;
 
 /** Ingest's settings: defaults, then the environment; validated at start-up. */
 export class IngestSettings extends CommonSettings {
@@ -40,6 +54,19 @@ export class IngestSettings extends CommonSettings {
   /** Bearer token for the admin endpoints (audience syncs, deletion requests). Unset: those endpoints answer 503. */
   @IsOptional() @IsString() @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
   adminToken?: string;
+
+  /**
+   * The URL browsers and apps use to reach ingest (behind a load balancer or ingress), written
+   * into the analytics.js settings and bundle. Unset: taken from each request's Host.
+   */
+  @IsOptional() @Matches(PUBLIC_URL, { message: 'publicUrl (INGEST_PUBLIC_URL) must be an http(s) URL with an optional path, without query or fragment, e.g. https://events.example.com' })
+  publicUrl?: string;
+
+  /** Whose X-Forwarded-* headers to believe for the client address (context.ip) and the public URL. */
+  @ValidateBy({ name: 'isTrustProxy', validator: { validate: isTrustProxy } }, {
+    message: 'trustProxy (INGEST_TRUST_PROXY) must be false, true, a hop count (1-10) or a comma-separated list of addresses/CIDRs',
+  })
+  trustProxy!: TrustProxy;
 }
 
 export function ingestSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): IngestSettings {
@@ -56,6 +83,8 @@ export function ingestSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ing
       requestTimeoutMs: envNumber(env, 'INGEST_REQUEST_TIMEOUT_MS', 30_000),
       keepAliveTimeoutMs: envNumber(env, 'INGEST_KEEP_ALIVE_TIMEOUT_MS', 72_000),
       adminToken: env.ADMIN_TOKEN || undefined,
+      publicUrl: env.INGEST_PUBLIC_URL ? env.INGEST_PUBLIC_URL.replace(/\/+$/, '') : undefined,
+      trustProxy: trustProxyFromEnv(env.INGEST_TRUST_PROXY),
     },
     'ingest settings',
   );
@@ -66,3 +95,11 @@ export function ingestSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ing
   return settings;
 }
 
+/** Off by default: a client could otherwise write any address into context.ip. */
+function trustProxyFromEnv(raw: string | undefined): TrustProxy {
+  const value = (raw ?? '').trim();
+  if (value === '' || /^(false|0|no|off)$/i.test(value)) return false;
+  if (/^(true|yes|on)$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

@@ -6,6 +6,9 @@ import { WorkspaceConfigStore } from '@switchyard/config';
 import { startHttpService } from '@switchyard/service';
 import { IngestSettings } from './ingest-settings';
 import { IngestModule } from './ingest.module';
+import { registerCors } from './browser/cors';
+import { registerTextPlainAsJson } from './browser/text-plain-bodies';
+import { countRefusal } from './refusals';
 import { registerBodyHandling } from './tracking/body-handling';
 import { registerJsonBody } from './json-body/json-body';
 
@@ -18,6 +21,7 @@ export async function startIngest(settings: IngestSettings, logger: Logger): Pro
   const fastify: FastifyHttpOptions<Server> = {
     bodyLimit: settings.maxRequestBytes,
     routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: settings.trustProxy,
     requestTimeout: settings.requestTimeoutMs,
     keepAliveTimeout: settings.keepAliveTimeoutMs,
     // Node checks these timeouts every connectionsCheckingInterval (30 s by default), which
@@ -33,11 +37,15 @@ export async function startIngest(settings: IngestSettings, logger: Logger): Pro
     errorMessages: {
       // Fastify's own wording does not say what the limit is.
       413: `request body exceeds ${settings.maxRequestBytes} bytes (counted after decompression)`,
-      415: 'unsupported body: send Content-Type application/json, with Content-Encoding identity, gzip or deflate',
+      415: 'unsupported body: send Content-Type application/json (or text/plain holding JSON), with Content-Encoding identity, gzip or deflate',
     },
+    onErrorAnswer: countRefusal,
     configure: (nest) => {
-      registerJsonBody(nest.getHttpAdapter().getInstance(), settings.maxJsonDepth);
-      registerBodyHandling(nest.getHttpAdapter().getInstance());
+      const instance = nest.getHttpAdapter().getInstance();
+      registerCors(instance);
+      registerTextPlainAsJson(instance);
+      registerJsonBody(instance, settings.maxJsonDepth);
+      registerBodyHandling(instance);
     },
   });
   app.getHttpServer().once('close', () => workspace.close());

@@ -4,6 +4,7 @@ import { topicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { BatchingProducer } from '@switchyard/kafka';
 import { ObservabilityModule } from '@switchyard/telemetry';
+import { BrowserModule } from './browser/browser.module';
 import { IngestSettings } from './ingest-settings';
 import { LOGGER, TOPICS } from './ingest.tokens';
 import { IngestKafka } from './kafka/ingest-kafka';
@@ -36,7 +37,7 @@ export class IngestModule {
   static forRoot(settings: IngestSettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
     return {
       module: IngestModule,
-      imports: [ObservabilityModule, IngestCoreModule.forRoot(settings, logger, workspace), TrackingModule, PersonalizationModule],
+      imports: [ObservabilityModule, IngestCoreModule.forRoot(settings, logger, workspace), TrackingModule, BrowserModule, PersonalizationModule],
     };
   }
 }

@@ -22,6 +22,9 @@ export const MAX_WEBHOOK_URLS = 5;
 /** Headers Switchyard sets itself; a static header may not replace them. */
 const RESERVED_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-signature', 'host', 'transfer-encoding', 'connection'];
 
+/** A browser origin (scheme, host, optional port), the host optionally starting with `*.`. */
+const ORIGIN_PATTERN = /^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/;
+
 export class Source {
   @IsString() @Matches(/^[A-Za-z0-9_.-]{1,128}$/, { message: 'id may hold letters, digits, dot, dash and underscore (1-128)' })
   id!: string;
@@ -31,6 +34,16 @@ export class Source {
 
   @IsString() @Matches(/^\S{8,256}$/, { message: 'writeKey must be 8-256 characters without spaces' })
   writeKey!: string;
+
+  /**
+   * Browser origins whose pages may send this source's calls (`https://shop.example.com`, or
+   * `https://*.example.com` for its subdomains). Unset: any origin, as Segment allows.
+   */
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1, { message: 'allowedOrigins, when set, must list at least one origin' })
+  @Matches(ORIGIN_PATTERN, { each: true, message: 'allowedOrigins entries must be origins like https://shop.example.com or https://*.example.com (scheme, host, optional port; no path)' })
+  allowedOrigins?: string[];
 }
 
 export class WebhookTarget {

@@ -4,7 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { traceHttpRoutes } from '@switchyard/telemetry';
-import { HttpErrorFilter } from './http-exception.filter';
+import { ErrorAnswerListener, HttpErrorFilter } from './http-exception.filter';
 import { PinoNestLogger } from './nest-logger';
 import { registerRequestLog, requestIdOptions } from './request-log';
 
@@ -16,6 +16,8 @@ export interface HttpServiceOptions {
   fastify?: FastifyServerOptions;
   /** Clearer messages for the framework's own errors, by status (see HttpErrorFilter). */
   errorMessages?: Record<number, string>;
+  /** Told of every error answer (see HttpErrorFilter): refusals the framework makes before a controller runs included. */
+  onErrorAnswer?: ErrorAnswerListener;
   /** Runs on the Fastify instance before routes are registered (content parsers, hooks). */
   configure?: (app: NestFastifyApplication) => void | Promise<void>;
 }
@@ -29,7 +31,7 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Nes
     // Fastify's built-in JSON parser is all the services need; Nest's would add url-encoded forms.
     bodyParser: false,
   });
-  app.useGlobalFilters(new HttpErrorFilter(options.logger, options.errorMessages));
+  app.useGlobalFilters(new HttpErrorFilter(options.logger, options.errorMessages, options.onErrorAnswer));
   registerRequestLog(app.getHttpAdapter().getInstance(), options.logger);
   traceHttpRoutes(app.getHttpAdapter().getInstance());
   await options.configure?.(app);

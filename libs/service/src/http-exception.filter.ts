@@ -1,7 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+
+/** Called with each error answer's request, status and `error` code. */
+export type ErrorAnswerListener = (request: FastifyRequest, status: number, error: string) => void;
 
 /**
  * One place that turns errors into HTTP answers. 4xx carry a reason the caller can act on;
@@ -13,6 +16,8 @@ export class HttpErrorFilter implements ExceptionFilter {
     private readonly logger: Logger,
     /** Clearer wording for the framework's own errors by status, e.g. a 413 that names the body limit. */
     private readonly messages: Record<number, string> = {},
+    /** Told of every error answer, so a service can count refusals, the framework's own included. */
+    private readonly onErrorAnswer: ErrorAnswerListener = () => {},
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -24,6 +29,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       const body = typeof response === 'object' && response !== null && 'success' in response
         ? response
         : { success: false, error: errorCode(status), message: this.messages[status] ?? messageOf(response, exception) };
+      this.onErrorAnswer(reply.request, status, String((body as { error?: unknown }).error));
       void reply.status(status).send(body);
       return;
     }
@@ -33,11 +39,13 @@ export class HttpErrorFilter implements ExceptionFilter {
       // Fastify's own errors (codes FST_*) get the clearer wording; errors our hooks raise keep theirs.
       const own = !String((exception as { code?: string }).code ?? '').startsWith('FST_');
       const message = (own ? undefined : this.messages[fastifyStatus]) ?? (exception as Error).message;
+      this.onErrorAnswer(reply.request, fastifyStatus, errorCode(fastifyStatus));
       void reply.status(fastifyStatus).send({ success: false, error: errorCode(fastifyStatus), message });
       return;
     }
     const errorId = randomUUID();
     this.logger.error({ errorId, reqId, err: exception }, 'unhandled error');
+    this.onErrorAnswer(reply.request, HttpStatus.INTERNAL_SERVER_ERROR, 'internal_error');
     void reply.status(HttpStatus.INTERNAL_SERVER_ERROR).send({ success: false, error: 'internal_error', errorId });
   }
 }

@@ -47,4 +47,14 @@ describe('normaliseCall', () => {
     expect(call.name).toBe('Home');
     expect(call.properties).toEqual({ url: '/x' });
   });
+
+  it('fills context.ip from the client address only when the call has none', () => {
+    const anonymous = normaliseCall({ type: 'track', anonymousId: 'a1', event: 'E' }, request({ clientIp: '203.0.113.7' }));
+    expect(anonymous.context).toEqual({ ip: '203.0.113.7' });
+    const own = normaliseCall({ type: 'track', anonymousId: 'a1', event: 'E', context: { ip: '198.51.100.1' } }, request({ clientIp: '203.0.113.7' }));
+    expect(own.context).toEqual({ ip: '198.51.100.1' });
+    const batchContext = { library: { name: 'x' } };
+    normaliseCall({ type: 'track', anonymousId: 'a1', event: 'E' }, request({ clientIp: '203.0.113.7', context: batchContext }));
+    expect(batchContext).toEqual({ library: { name: 'x' } });
+  });
 });

@@ -1,23 +1,17 @@
-import { Body, Controller, Headers, HttpCode, HttpException, Inject, Param, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, HttpException, Inject, Ip, Param, Post } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { CallType, isCallType } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { Counter, metric } from '@switchyard/telemetry';
+import { isOriginAllowed } from '../browser/origin-policy';
 import { IngestSettings } from '../ingest-settings';
 import { LOGGER } from '../ingest.tokens';
+import { clientAddress } from './client-address';
+import { trackingEndpoint } from './tracking-endpoints';
 import { parseTrackingRequest } from './tracking-request';
 import { TrackingService } from './tracking.service';
 import { extractWriteKey } from './write-key';
 
-const rejected = metric('switchyard_ingest_requests_rejected_total', () =>
-  new Counter({ name: 'switchyard_ingest_requests_rejected_total', help: 'Tracking requests refused, by reason', labelNames: ['reason'] }),
-);
-
-/** Endpoints of Segment's Tracking API that write calls: one per call type, plus batch and import. */
-const BATCH_ENDPOINTS = new Set(['batch', 'import']);
-
+// Counted where every error answer is (refusals.ts), with `error` as the reason.
 function refuse(status: number, error: string, message: string, extra: object = {}): never {
-  rejected.inc({ reason: error });
   throw new HttpException({ success: false, error, message, ...extra }, status);
 }
 
@@ -30,22 +24,41 @@ export class TrackingController {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /**
+   * analytics.js posts its own telemetry (`{"series":[…]}` counters) to `<apiHost>/m`. Answered
+   * so the page logs no error; it is Segment's monitoring of its library, so it is not stored.
+   */
+  @Post('m')
+  @HttpCode(200)
+  sdkTelemetry() {
+    return { success: true };
+  }
+
   @Post(':endpoint')
   @HttpCode(200)
-  async track(@Param('endpoint') endpoint: string, @Headers('authorization') authorization: string | undefined, @Body() body: unknown) {
-    const kind: CallType | 'batch' | undefined = BATCH_ENDPOINTS.has(endpoint) ? 'batch' : isCallType(endpoint) ? endpoint : undefined;
-    if (!kind) refuse(404, 'not_found', `unknown endpoint /v1/${endpoint}; use identify, track, page, screen, group, alias, batch or import`);
+  async track(
+    @Param('endpoint') endpoint: string,
+    @Headers('authorization') authorization: string | undefined,
+    @Headers('origin') origin: string | undefined,
+    @Ip() ip: string,
+    @Body() body: unknown,
+  ) {
+    const kind = trackingEndpoint(endpoint);
+    if (!kind) refuse(404, 'not_found', `unknown endpoint /v1/${endpoint}; use identify, track, page, screen, group, alias, batch or import (or i, t, p, s, g, a, b)`);
 
     const writeKey = extractWriteKey(authorization, body);
     if (!writeKey) refuse(401, 'unauthorized', 'missing write key: send it as the HTTP Basic username, or as "writeKey" in the body');
     const source = this.workspace.sourceByWriteKey(writeKey);
     if (!source) refuse(401, 'unauthorized', 'unknown write key');
+    if (origin !== undefined && !isOriginAllowed(source.allowedOrigins, origin)) {
+      refuse(403, 'origin_not_allowed', `pages on ${origin} may not send this source's calls: the origin is not in its allowedOrigins`);
+    }
 
     const parsed = parseTrackingRequest(kind, body, this.settings);
     if (!parsed.ok) refuse(parsed.status, parsed.error, parsed.message, parsed.errors ? { errors: parsed.errors } : {});
 
     try {
-      await this.tracking.accept(source.id, parsed.messages, parsed.batch);
+      await this.tracking.accept(source.id, parsed.messages, { ...parsed.batch, clientIp: clientAddress(ip) });
     } catch (error) {
       this.logger.error({ err: error, sourceId: source.id }, 'Kafka did not acknowledge the calls');
       refuse(503, 'unavailable', 'the calls could not be stored; nothing was accepted, retry later');

@@ -39,7 +39,10 @@ export interface IngestedEvent {
   call: Call;
 }
 
-/** Events-topic key: keeps one user's calls on one partition, so in order through the router. */
+/**
+ * Events-topic key: keeps one user's calls on one partition, so in order through the router. An
+ * empty userId counts as none: analytics-kotlin sends `"userId": ""` for anonymous users.
+ */
 export function eventKey(sourceId: string, call: Pick<Call, 'userId' | 'anonymousId'>): string {
-  return `${sourceId}:${call.userId ?? call.anonymousId ?? ''}`;
+  return `${sourceId}:${call.userId || call.anonymousId || ''}`;
 }
