@@ -1,4 +1,3 @@
-import { gunzipSync } from 'node:zlib';
 import { Call, IngestedEvent, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../../../../test/support/kafka-test-kit';
 import { RunningIngest, startTestIngest } from '../../../../test/support/ingest-harness';
@@ -119,7 +118,8 @@ describe('web and mobile sources at ingest (real broker)', () => {
       const answers = async (type: string) => {
         const malformed = await post('/v1/t', '{"anonymousId":', { 'content-type': type });
         const oversize = await post('/v1/b', JSON.stringify({ batch: [{ pad: 'x'.repeat(600_000) }] }), { 'content-type': type });
-        return [malformed.status, (await malformed.json()).error, oversize.status, (await oversize.json()).message];
+        const error = (res: Response) => res.json() as Promise<{ error: string; message: string }>;
+        return [malformed.status, (await error(malformed)).error, oversize.status, (await error(oversize)).message];
       };
       const json = await answers('application/json');
       expect(json.slice(0, 3)).toEqual([400, 'bad_request', 413]);
@@ -211,7 +211,7 @@ describe('web and mobile sources at ingest (real broker)', () => {
       expect((await fetch(`${ingest.url}/analytics-next/bundles/..%2Fpackage.json`)).status).toBe(404);
       expect((await fetch(`${ingest.url}/analytics.js/v1/not-a-known-key/analytics.min.js`)).status).toBe(404);
       const unknown = await fetch(`${ingest.url}/v1/projects/not-a-known-key/settings`);
-      expect([unknown.status, (await unknown.json()).message]).toEqual([404, 'unknown write key']);
+      expect([unknown.status, ((await unknown.json()) as { message: string }).message]).toEqual([404, 'unknown write key']);
     });
   });
 
