@@ -5,10 +5,8 @@ import { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
-import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { freePort, ServiceProcess } from '../support/service-process';
+import { RunningPipeline, startPipeline } from '../support/pipeline-processes';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
-import { WorkspaceFile } from '../support/workspace-file';
 
 const WRITE_KEY = 'browser-write-key-01';
 const SECRET = 'browser-shared-secret';
@@ -89,34 +87,19 @@ interface PageRun {
  * process) to a real webhook receiver.
  */
 describe('end to end: analytics.js in a real browser → ingest → router → delivery → webhook', () => {
+  let pipeline: RunningPipeline;
   let receiver: WebhookReceiver;
-  let services: ServiceProcess[] = [];
   let ingestUrl: string;
   let site: { url: string; server: Server };
 
   beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    const workspace = new WorkspaceFile({
-      sources: [{ id: 'web', name: 'Website', writeKey: WRITE_KEY }],
-      destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ['web'], settings: { sharedSecret: SECRET, webhooks: [{ url: receiver.url('/web') }] } }],
-    });
-    const env = {
-      KAFKA_BROKERS: testBrokers(),
-      TOPIC_NAMESPACE: freshNamespace('e2e-web'),
-      TOPIC_PARTITIONS: '2',
-      WORKSPACE_CONFIG: workspace.path,
-      DELIVERY_RETRY_SCHEDULE_MS: '100,200',
-    };
-    // One after the other: each creates the topics it needs before the next consumes them.
-    for (const name of ['ingest', 'router', 'delivery'] as const) services.push(await ServiceProcess.start(name, await freePort(), env));
-    ingestUrl = services[0].url;
+    pipeline = await startPipeline('e2e-web', { writeKey: WRITE_KEY, sharedSecret: SECRET });
+    ({ receiver, ingestUrl } = pipeline);
     site = await startSite(ingestUrl);
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all(services.map((s) => s.stop()));
-    services = [];
-    await receiver?.stop();
+    await pipeline?.stop();
     site?.server.close();
   });
 
