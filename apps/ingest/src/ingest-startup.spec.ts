@@ -19,8 +19,19 @@ describe('ingest start-up refuses bad configuration with a message naming it', (
     [{ INGEST_HEADERS_TIMEOUT_MS: 'soon' }, /INGEST_HEADERS_TIMEOUT_MS\) must be a whole number from 1000 to 300000/],
     [{ INGEST_KEEP_ALIVE_TIMEOUT_MS: '10' }, /INGEST_KEEP_ALIVE_TIMEOUT_MS/],
     [{ INGEST_HEADERS_TIMEOUT_MS: '60000', INGEST_REQUEST_TIMEOUT_MS: '30000' }, /INGEST_HEADERS_TIMEOUT_MS\) must not exceed requestTimeoutMs \(INGEST_REQUEST_TIMEOUT_MS\)/],
+    [{ INGEST_PUBLIC_URL: 'events.example.com' }, /publicUrl \(INGEST_PUBLIC_URL\) must be an http\(s\) URL/],
+    [{ INGEST_PUBLIC_URL: 'https://events.example.com/?x=1' }, /INGEST_PUBLIC_URL/],
+    [{ INGEST_TRUST_PROXY: '11' }, /trustProxy \(INGEST_TRUST_PROXY\) must be false, true, a hop count \(1-10\)/],
+    [{ INGEST_TRUST_PROXY: 'the load balancer' }, /INGEST_TRUST_PROXY/],
   ])('%p', (over, message) => {
     expect(() => ingestSettingsFromEnv(env(over))).toThrow(message);
+  });
+
+  it('reads the public URL (without a trailing slash) and which proxies to trust', () => {
+    expect(ingestSettingsFromEnv(env({ INGEST_PUBLIC_URL: 'https://example.com/segment/' })).publicUrl).toBe('https://example.com/segment');
+    expect(ingestSettingsFromEnv(env({})).trustProxy).toBe(false);
+    const trustProxy = (value: string) => ingestSettingsFromEnv(env({ INGEST_TRUST_PROXY: value })).trustProxy;
+    expect([trustProxy('true'), trustProxy('2'), trustProxy('10.0.0.0/8, 192.168.1.1')]).toEqual([true, 2, '10.0.0.0/8, 192.168.1.1']);
   });
 
   it('stops before listening when the workspace file is invalid', async () => {

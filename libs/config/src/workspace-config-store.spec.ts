@@ -33,6 +33,11 @@ function capturingLogger() {
 }
 
 describe('loadWorkspaceConfig', () => {
+  it('loads a source allowedOrigins, exact and wildcard', () => {
+    const origins = ['https://shop.example.com', 'https://*.example.org:8443', 'http://localhost:3000'];
+    expect(loadWorkspaceConfig(write(workspace({ sources: [{ ...source('web'), allowedOrigins: origins }] }))).sources[0].allowedOrigins).toEqual(origins);
+  });
+
   it('loads JSON and YAML', () => {
     expect(loadWorkspaceConfig(write(workspace())).destinations[0].settings.webhooks).toHaveLength(1);
     const yaml = `sources:\n  - {id: web, name: Web, writeKey: web-write-key}\ndestinations:\n  - id: hooks\n    type: Webhooks\n    enabled: false\n    sources: [web]\n    settings:\n      webhooks:\n        - url: http://127.0.0.1:9000/x\n`;
@@ -52,6 +57,8 @@ describe('loadWorkspaceConfig', () => {
     ['enabled as a string', workspace({ destinations: [destination({ enabled: 'yes' })] }), /enabled must be true or false/],
     ['another destination type', workspace({ destinations: [destination({ type: 'Amplitude' })] }), /type must be "Webhooks"/],
     ['a short write key', workspace({ sources: [source('web', 'short')] }), /writeKey must be 8-256 characters/],
+    ['an allowed origin with a path', workspace({ sources: [{ ...source('web'), allowedOrigins: ['https://shop.example.com/'] }] }), /sources\.0\.allowedOrigins: allowedOrigins entries must be origins/],
+    ['an empty allowedOrigins', workspace({ sources: [{ ...source('web'), allowedOrigins: [] }] }), /allowedOrigins, when set, must list at least one origin/],
   ])('refuses %s, naming the field and the rule', (_name, config, message) => {
     const path = write(config);
     expect(() => loadWorkspaceConfig(path)).toThrow(ConfigError);
