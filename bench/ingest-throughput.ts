@@ -1,6 +1,7 @@
 /**
  * Ingest throughput: events/s acknowledged by the broker (acks = all) through /v1/batch with
- * 100 messages of ~500 bytes, then requests/s of single /v1/track calls, with latency
+ * 100 messages of ~500 bytes, then requests/s of single /v1/track calls, then of the same calls
+ * as analytics.js sends them (text/plain to /v1/t), with latency
  * percentiles, the CPU of ingest, the broker and the load generator, and ingest's peak RSS; then
  * p50/p99 at half of each measured load. Ingest runs as its own process (compiled), the broker
  * on the same machine, the load from this process over keep-alive connections on 127.0.0.1.
@@ -56,10 +57,17 @@ interface Target {
   urls: string[];
 }
 
-type ClosedLoop = (target: Target, path: string, bodies: Buffer[], eventsPerRequest: number, durationS: number, concurrency: number) => Promise<ClosedLoopResult>;
+/** Where the load goes and how its bodies are declared. */
+interface Endpoint {
+  path: string;
+  contentType: string;
+}
+const json = (path: string): Endpoint => ({ path, contentType: 'application/json' });
+
+type ClosedLoop = (target: Target, endpoint: Endpoint, bodies: Buffer[], eventsPerRequest: number, durationS: number, concurrency: number) => Promise<ClosedLoopResult>;
 
 /** `concurrency` requests at a time from this process (undici), for `durationS` seconds. */
-const nodeClosedLoop: ClosedLoop = async ({ pool }, path, bodies, eventsPerRequest, durationS, concurrency) => {
+const nodeClosedLoop: ClosedLoop = async ({ pool }, { path, contentType }, bodies, eventsPerRequest, durationS, concurrency) => {
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
@@ -68,7 +76,7 @@ const nodeClosedLoop: ClosedLoop = async ({ pool }, path, bodies, eventsPerReque
   const worker = async () => {
     while (Date.now() < until) {
       const started = performance.now();
-      const res = await pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: bodies[next++ % bodies.length] });
+      const res = await pool.request({ path, method: 'POST', headers: { 'content-type': contentType, authorization: auth }, body: bodies[next++ % bodies.length] });
       await res.body.dump();
       if (res.statusCode === 200) latencies.push(performance.now() - started);
       else failures += 1;
@@ -94,17 +102,17 @@ const nodeClosedLoop: ClosedLoop = async ({ pool }, path, bodies, eventsPerReque
  * to send 7,000 requests/s, which ingest, sharing the two cores, then cannot use; loadgen needs
  * about half of that.
  */
-const goClosedLoop: ClosedLoop = async ({ urls }, path, bodies, eventsPerRequest, durationS, concurrency) => {
+const goClosedLoop: ClosedLoop = async ({ urls }, { path, contentType }, bodies, eventsPerRequest, durationS, concurrency) => {
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'switchyard-bench-')), 'bodies.ndjson');
   writeFileSync(bodyFile, bodies.map((b) => b.toString('utf8')).join('\n'));
-  const args = ['-urls', urls.join(','), '-path', path, '-bodies', bodyFile, '-auth', auth, '-connections', String(concurrency), '-seconds', String(durationS)];
+  const args = ['-urls', urls.join(','), '-path', path, '-content-type', contentType, '-bodies', bodyFile, '-auth', auth, '-connections', String(concurrency), '-seconds', String(durationS)];
   const { stdout } = await execFileAsync(goTool('loadgen'), args);
   const r = JSON.parse(stdout) as { requestsPerS: number; failures: number; p50Ms: number; p99Ms: number; cpuSeconds: number };
   return { requestsPerS: r.requestsPerS, eventsPerS: r.requestsPerS * eventsPerRequest, failures: r.failures, p50: r.p50Ms, p99: r.p99Ms, loadCpuSeconds: r.cpuSeconds };
 };
 
 /** Open loop at a fixed rate (what a fleet of clients does), so latency is not hidden by back-pressure. */
-async function loadAtRate(pool: Pool | BalancedPool, path: string, bodies: Buffer[], ratePerS: number, durationS: number) {
+async function loadAtRate(pool: Pool | BalancedPool, { path, contentType }: Endpoint, bodies: Buffer[], ratePerS: number, durationS: number) {
   const latencies: number[] = [];
   let failures = 0;
   const inFlight: Promise<void>[] = [];
@@ -116,7 +124,7 @@ async function loadAtRate(pool: Pool | BalancedPool, path: string, bodies: Buffe
     for (; sent < ((tick + 1) * ratePerS) / 100; sent++) {
       const started = performance.now();
       inFlight.push(
-        pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: bodies[sent % bodies.length] }).then(async (res) => {
+        pool.request({ path, method: 'POST', headers: { 'content-type': contentType, authorization: auth }, body: bodies[sent % bodies.length] }).then(async (res) => {
           await res.body.dump();
           if (res.statusCode === 200) latencies.push(performance.now() - started);
           else failures += 1;
@@ -169,16 +177,20 @@ async function main() {
     const batchBodies = Array.from({ length: 64 }, (_, b) => Buffer.from(JSON.stringify({ batch: Array.from({ length: 100 }, (_, k) => event(b * 100 + k)) })));
     const singleBodies = Array.from({ length: 6400 }, (_, k) => Buffer.from(JSON.stringify(event(k))));
     const sample = Buffer.byteLength(JSON.stringify(event(0)));
-    await closedLoop(target, '/v1/batch', batchBodies, 100, 2, connections); // warm-up
-    const batchCpu = await cpuDuring(pids, () => closedLoop(target, '/v1/batch', batchBodies, 100, seconds, connections));
-    const singleCpu = await cpuDuring(pids, () => closedLoop(target, '/v1/track', singleBodies, 1, seconds, connections));
+    await closedLoop(target, json('/v1/batch'), batchBodies, 100, 2, connections); // warm-up
+    const batchCpu = await cpuDuring(pids, () => closedLoop(target, json('/v1/batch'), batchBodies, 100, seconds, connections));
+    const singleCpu = await cpuDuring(pids, () => closedLoop(target, json('/v1/track'), singleBodies, 1, seconds, connections));
+    // analytics.js: the short path and a text/plain body, which ingest reads with the same JSON parser.
+    const browserCpu = await cpuDuring(pids, () => closedLoop(target, { path: '/v1/t', contentType: 'text/plain' }, singleBodies, 1, seconds, connections));
     const batch = batchCpu.result;
     const single = singleCpu.result;
+    const browser = browserCpu.result;
     console.log(`machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${replicas} ingest process(es); ${seconds} s per phase; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`);
     console.log(`/v1/batch x100: ${fmt(batch.eventsPerS)} events/s acknowledged (${fmt(batch.requestsPerS)} req/s), p50 ${fmt(batch.p50, 1)} ms, p99 ${fmt(batch.p99, 1)} ms, failures ${batch.failures}; CPU ${batchCpu.shares}`);
     console.log(`/v1/track:      ${fmt(single.requestsPerS)} requests/s, p50 ${fmt(single.p50, 1)} ms, p99 ${fmt(single.p99, 1)} ms, failures ${single.failures}; CPU ${singleCpu.shares}`);
-    const halfBatch = await loadAtRate(pool, '/v1/batch', batchBodies, batch.requestsPerS / 2, seconds);
-    const halfSingle = await loadAtRate(pool, '/v1/track', singleBodies, single.requestsPerS / 2, seconds);
+    console.log(`/v1/t text/plain: ${fmt(browser.requestsPerS)} requests/s (${fmt((browser.requestsPerS / single.requestsPerS) * 100)} % of /v1/track), p50 ${fmt(browser.p50, 1)} ms, p99 ${fmt(browser.p99, 1)} ms, failures ${browser.failures}; CPU ${browserCpu.shares}`);
+    const halfBatch = await loadAtRate(pool, json('/v1/batch'), batchBodies, batch.requestsPerS / 2, seconds);
+    const halfSingle = await loadAtRate(pool, json('/v1/track'), singleBodies, single.requestsPerS / 2, seconds);
     console.log(`at half load: /v1/batch ${fmt(batch.eventsPerS / 2)} events/s → p50 ${fmt(halfBatch.p50, 1)} ms, p99 ${fmt(halfBatch.p99, 1)} ms (failures ${halfBatch.failures}); /v1/track ${fmt(single.requestsPerS / 2)} req/s → p50 ${fmt(halfSingle.p50, 1)} ms, p99 ${fmt(halfSingle.p99, 1)} ms (failures ${halfSingle.failures})`);
     console.log(`ingest peak RSS: ${pids.map((pid) => `${fmt(peakRssMb(pid))} MB`).join(', ')}`);
   } finally {

@@ -38,6 +38,7 @@ func main() {
 	path := flag.String("path", "/v1/track", "request path")
 	bodies := flag.String("bodies", "", "file with one request body per line")
 	auth := flag.String("auth", "", "Authorization header value")
+	contentType := flag.String("content-type", "application/json", "Content-Type header value (analytics.js sends text/plain)")
 	connections := flag.Int("connections", 32, "concurrent requests (each on its own keep-alive connection)")
 	seconds := flag.Float64("seconds", 10, "how long to send")
 	flag.Parse()
@@ -66,7 +67,7 @@ func main() {
 			for time.Now().Before(until) {
 				body := lines[next.Add(1)%int64(len(lines))]
 				t0 := time.Now()
-				if post(client, req, res, url, *auth, body) {
+				if post(client, req, res, url, *auth, *contentType, body) {
 					latencies[w] = append(latencies[w], float64(time.Since(t0).Microseconds())/1000)
 				} else {
 					failures.Add(1)
@@ -88,11 +89,11 @@ func main() {
 
 // post sends one request on a reused request and response pair and reports whether it was
 // answered 200.
-func post(client *fasthttp.Client, req *fasthttp.Request, res *fasthttp.Response, url, auth string, body []byte) bool {
+func post(client *fasthttp.Client, req *fasthttp.Request, res *fasthttp.Response, url, auth, contentType string, body []byte) bool {
 	req.Reset()
 	req.SetRequestURI(url)
 	req.Header.SetMethod(fasthttp.MethodPost)
-	req.Header.SetContentType("application/json")
+	req.Header.SetContentType(contentType)
 	if auth != "" {
 		req.Header.Set("Authorization", auth)
 	}
