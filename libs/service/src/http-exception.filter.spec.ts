@@ -1,9 +1,9 @@
-import { ArgumentsHost, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
+import { ArgumentsHost, HttpException, NotFoundException, ServiceUnavailableException } from '@nestjs/common';
 import pino from 'pino';
-import { HttpErrorFilter } from './http-exception.filter';
+import { ErrorAnswerListener, HttpErrorFilter } from './http-exception.filter';
 
 /** Runs the filter on `exception` and returns the status and body it answered with. */
-function answer(exception: unknown): { status: number; body: Record<string, unknown> } {
+function answer(exception: unknown, onErrorAnswer?: ErrorAnswerListener): { status: number; body: Record<string, unknown> } {
   const sent: { status: number; body: Record<string, unknown> } = { status: 0, body: {} };
   const reply = {
     request: { id: 'req-1' },
@@ -11,7 +11,7 @@ function answer(exception: unknown): { status: number; body: Record<string, unkn
     send(body: Record<string, unknown>) { sent.body = body; return this; },
   };
   const host = { switchToHttp: () => ({ getResponse: () => reply }) } as unknown as ArgumentsHost;
-  new HttpErrorFilter(pino({ level: 'silent' })).catch(exception, host);
+  new HttpErrorFilter(pino({ level: 'silent' }), {}, onErrorAnswer).catch(exception, host);
   return sent;
 }
 
@@ -30,5 +30,15 @@ describe('HttpErrorFilter', () => {
 
   it('names a 4xx by its status', () => {
     expect(answer(new NotFoundException('no such thing')).body).toMatchObject({ error: 'not_found', message: 'no such thing' });
+  });
+
+  it('tells the listener of every error answer with its status and error code, the framework\'s own included', () => {
+    const told: Array<[number, string]> = [];
+    const listener: ErrorAnswerListener = (_request, status, error) => told.push([status, error]);
+    answer(new HttpException({ success: false, error: 'origin_not_allowed', message: 'no' }, 403), listener);
+    answer(Object.assign(new Error('Body is not valid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), listener);
+    answer(new NotFoundException(), listener);
+    answer(new TypeError('bug'), listener);
+    expect(told).toEqual([[403, 'origin_not_allowed'], [400, 'bad_request'], [404, 'not_found'], [500, 'internal_error']]);
   });
 });
