@@ -20,7 +20,7 @@ const PLACEHOLDERS = [
 ] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
 
-/** The same source map comment would point at a map of the unmodified file. */
+/** Dropped from the rendered bundle: it would name the map of the unmodified file. */
 const SOURCE_MAP_COMMENT = /\n?\/\/# sourceMappingURL=\S+\s*$/;
 const CHUNK_FILE = /^[\w-]+\.bundle\.[0-9a-f]+\.js(\.map)?$/;
 /** Rendered bundles kept (one per write key and public address; about 150 KB each with its gzip). */
