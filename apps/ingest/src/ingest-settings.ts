@@ -4,8 +4,9 @@ import { CommonSettings, commonSettingsFromEnv, ConfigError, envNumber, IntSetti
 
 /** An http(s) URL with an optional path, without query or fragment: how browsers and apps reach ingest. */
 const PUBLIC_URL = /^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\/[A-Za-z0-9._~-]+)*$/;
-/** Addresses or CIDR ranges (IPv4 or IPv6), comma-separated. */
-const ADDRESS_LIST = /^[0-9a-fA-F.:]+(\/\d{1,3})?(\s*,\s*[0-9a-fA-F.:]+(\/\d{1,3})?)*$/;
+/** Addresses or CIDR ranges (IPv4 or IPv6), or proxy-addr's names for the private ranges; comma-separated. */
+const ADDRESS = '([0-9a-fA-F.:]+(\\/\\d{1,3})?|loopback|linklocal|uniquelocal)';
+const ADDRESS_LIST = new RegExp(`^${ADDRESS}(\\s*,\\s*${ADDRESS})*$`);
 
 function isTrustProxy(value: unknown): boolean {
   if (typeof value === 'boolean') return true;
@@ -64,7 +65,7 @@ export class IngestSettings extends CommonSettings {
 
   /** Whose X-Forwarded-* headers to believe for the client address (context.ip) and the public URL. */
   @ValidateBy({ name: 'isTrustProxy', validator: { validate: isTrustProxy } }, {
-    message: 'trustProxy (INGEST_TRUST_PROXY) must be false, true, a hop count (1-10) or a comma-separated list of addresses/CIDRs',
+    message: 'trustProxy (INGEST_TRUST_PROXY) must be false, true, a hop count (1-10) or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal',
   })
   trustProxy!: TrustProxy;
 }

@@ -31,7 +31,7 @@ describe('ingest start-up refuses bad configuration with a message naming it', (
     expect(ingestSettingsFromEnv(env({ INGEST_PUBLIC_URL: 'https://example.com/segment/' })).publicUrl).toBe('https://example.com/segment');
     expect(ingestSettingsFromEnv(env({})).trustProxy).toBe(false);
     const trustProxy = (value: string) => ingestSettingsFromEnv(env({ INGEST_TRUST_PROXY: value })).trustProxy;
-    expect([trustProxy('true'), trustProxy('2'), trustProxy('10.0.0.0/8, 192.168.1.1')]).toEqual([true, 2, '10.0.0.0/8, 192.168.1.1']);
+    expect([trustProxy('true'), trustProxy('2'), trustProxy('10.0.0.0/8, 192.168.1.1'), trustProxy('uniquelocal,::1')]).toEqual([true, 2, '10.0.0.0/8, 192.168.1.1', 'uniquelocal,::1']);
   });
 
   it('stops before listening when the workspace file is invalid', async () => {
