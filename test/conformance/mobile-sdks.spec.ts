@@ -35,7 +35,7 @@ describe('Segment mobile SDK requests, delivered end to end', () => {
   let pipeline: RunningPipeline;
 
   beforeAll(async () => {
-    pipeline = await startPipeline('conf-mobile', { writeKey: WRITE_KEY, sharedSecret: SECRET });
+    pipeline = await startPipeline('conf-mobile', SECRET, [{ writeKey: WRITE_KEY }]);
   }, 180_000);
   afterAll(() => pipeline?.stop());
 

@@ -9,6 +9,8 @@ import { RunningPipeline, startPipeline } from '../support/pipeline-processes';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
 const WRITE_KEY = 'browser-write-key-01';
+/** A source that lists the origins whose pages may use it; the test site is not among them. */
+const GUARDED_WRITE_KEY = 'guarded-write-key-01';
 const SECRET = 'browser-shared-secret';
 const TITLE = 'Switchyard browser test';
 const CALL_TYPES = ['alias', 'group', 'identify', 'page', 'screen', 'track'];
@@ -39,15 +41,16 @@ analytics.load("${WRITE_KEY}");
 /** The pages, each a different way of using analytics.js; `/start.html` links to one so it has a referrer. */
 function pages(ingestUrl: string): Record<string, string> {
   const html = (body: string) => `<!doctype html><html><head><title>${TITLE}</title></head><body>${body}</body></html>`;
-  const npm = (loadOptions: object, userId: string) => html(`
+  const npm = (loadOptions: object, userId: string, writeKey = WRITE_KEY) => html(`
     <script src="/vendor/analytics-next.js"></script>
     <script>${SIX_CALLS}
-      const analytics = AnalyticsNext.AnalyticsBrowser.load({ writeKey: ${JSON.stringify(WRITE_KEY)}, cdnURL: ${JSON.stringify(ingestUrl)} }, ${JSON.stringify(loadOptions)});
+      const analytics = AnalyticsNext.AnalyticsBrowser.load({ writeKey: ${JSON.stringify(writeKey)}, cdnURL: ${JSON.stringify(ingestUrl)} }, ${JSON.stringify(loadOptions)});
       sendSixCalls(analytics, ${JSON.stringify(userId)});
     </script>`);
   return {
     '/start.html': html('<a id="go" href="">next</a><script>document.getElementById("go").href = new URLSearchParams(location.search).get("next")</script>'),
     '/npm.html': npm({}, 'browser-npm'),
+    '/guarded.html': npm({}, 'browser-guarded', GUARDED_WRITE_KEY),
     '/batching.html': npm({ integrations: { 'Segment.io': { deliveryStrategy: { strategy: 'batching', config: { size: 6, timeout: 200 } } } } }, 'browser-batching'),
     '/snippet.html': html(`
       <a id="docs-link" href="#docs">Docs</a>
@@ -93,7 +96,7 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
   let site: { url: string; server: Server };
 
   beforeAll(async () => {
-    pipeline = await startPipeline('e2e-web', { writeKey: WRITE_KEY, sharedSecret: SECRET });
+    pipeline = await startPipeline('e2e-web', SECRET, [{ writeKey: WRITE_KEY }, { writeKey: GUARDED_WRITE_KEY, allowedOrigins: ['https://shop.example.com'] }]);
     ({ receiver, ingestUrl } = pipeline);
     site = await startSite(ingestUrl);
   }, 180_000);
@@ -184,5 +187,14 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
     await expectSixCallsDelivered(run, 'browser-batching');
     expect(trackingPaths(run)).toEqual(['/v1/b']);
     expect(run.problems).toEqual([]);
+  });
+
+  it('refuses a page whose origin its source does not allow, and the page can read why', async () => {
+    const run = await visit('/guarded.html', (page) => page.waitForEvent('console', (m) => m.type() === 'error' && m.text().includes('allowedOrigins')));
+    expect(run.problems).toContain(`${ingestUrl}/v1/projects/${GUARDED_WRITE_KEY}/settings answered 403`);
+    expect(run.problems).toContainEqual(expect.stringContaining(`pages on ${site.url} may not load this source`));
+    expect(trackingPaths(run)).toEqual([]);
+    const metrics = await (await fetch(`${ingestUrl}/metrics`)).text();
+    expect(metrics).toMatch(/switchyard_ingest_requests_rejected_total\{reason="origin_not_allowed"\} [1-9]/);
   });
 });

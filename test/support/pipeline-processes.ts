@@ -9,15 +9,21 @@ export interface RunningPipeline {
   stop(): Promise<void>;
 }
 
+export interface PipelineSource {
+  writeKey: string;
+  allowedOrigins?: string[];
+}
+
 /**
  * The whole system as a user runs it: ingest, router and delivery, each its own process, on a
- * fresh namespace, delivering one source's calls (signed with `sharedSecret`) to a real receiver.
+ * fresh namespace, delivering the sources' calls (signed with `sharedSecret`) to a real receiver.
  */
-export async function startPipeline(label: string, source: { writeKey: string; sharedSecret: string }): Promise<RunningPipeline> {
+export async function startPipeline(label: string, sharedSecret: string, sources: PipelineSource[]): Promise<RunningPipeline> {
   const receiver = await WebhookReceiver.start();
+  const ids = sources.map((_, i) => `source-${i}`);
   const workspace = new WorkspaceFile({
-    sources: [{ id: 'app', name: 'App', writeKey: source.writeKey }],
-    destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ['app'], settings: { sharedSecret: source.sharedSecret, webhooks: [{ url: receiver.url('/hooks') }] } }],
+    sources: sources.map((source, i) => ({ id: ids[i], name: ids[i], ...source })),
+    destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ids, settings: { sharedSecret, webhooks: [{ url: receiver.url('/hooks') }] } }],
   });
   const env = { KAFKA_BROKERS: testBrokers(), TOPIC_NAMESPACE: freshNamespace(label), TOPIC_PARTITIONS: '2', WORKSPACE_CONFIG: workspace.path, DELIVERY_RETRY_SCHEDULE_MS: '100,200' };
   const services: ServiceProcess[] = [];
