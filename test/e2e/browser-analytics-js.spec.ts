@@ -56,8 +56,9 @@ function pages(ingestUrl: string): Record<string, string> {
       <a id="docs-link" href="#docs">Docs</a>
       <script>${snippet(ingestUrl)}${SIX_CALLS}
         sendSixCalls(window.analytics, 'browser-snippet');
-        // trackLink's code is a chunk analytics.js loads lazily: it must come from ingest too.
-        window.analytics.trackLink(document.getElementById('docs-link'), 'Clicked Link');
+        // trackLink's code is a chunk analytics.js loads lazily: it must come from ingest too. Once
+        // loaded, analytics.js's trackLink returns a promise that settles when the link is watched.
+        window.analytics.ready(() => { window.linkWatched = window.analytics.trackLink(document.getElementById('docs-link'), 'Clicked Link'); });
       </script>`),
   };
 }
@@ -171,6 +172,8 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
   it('(b) the classic snippet loading analytics.js and its lazy chunks from ingest', async () => {
     const run = await visit('/snippet.html', async (page) => {
       await sixArrived('browser-snippet')();
+      await page.waitForFunction('window.linkWatched');
+      await page.evaluate('window.linkWatched');
       await page.click('#docs-link');
       await receiver.waitFor(1, (h) => h.body.event === 'Clicked Link');
     });
