@@ -5,6 +5,7 @@ import { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
+import { eventually } from '../support/kafka-test-kit';
 import { RunningPipeline, startPipeline } from '../support/pipeline-processes';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -108,7 +109,7 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
   });
 
   /** Opens `/start.html`, follows its link to `path` (so the page has a referrer), runs `act`. */
-  async function visit(path: string, act: (page: Page) => Promise<unknown>): Promise<PageRun> {
+  async function visit(path: string, act: (page: Page, run: PageRun) => Promise<unknown>): Promise<PageRun> {
     const browser = await launchChromium();
     const run: PageRun = { pageUrl: `${site.url}${path}`, referrer: `${site.url}/start.html?next=${path}`, requests: [], problems: [] };
     try {
@@ -124,7 +125,7 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
       page.on('pageerror', (error) => run.problems.push(`page error: ${error.message}`));
       await page.goto(run.referrer);
       await Promise.all([page.waitForURL(run.pageUrl), page.click('#go')]);
-      await act(page);
+      await act(page, run);
     } finally {
       await browser.close();
     }
@@ -193,7 +194,8 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
   });
 
   it('refuses a page whose origin its source does not allow, and the page can read why', async () => {
-    const run = await visit('/guarded.html', (page) => page.waitForEvent('console', (m) => m.type() === 'error' && m.text().includes('allowedOrigins')));
+    // analytics.js logs the refusal's text; it may do so before this callback runs, so it looks at what was seen.
+    const run = await visit('/guarded.html', (_page, seen) => eventually(() => seen.problems.some((p) => p.startsWith('console error') && p.includes('allowedOrigins')), 30_000, 'the refusal in the console'));
     expect(run.problems).toContain(`${ingestUrl}/v1/projects/${GUARDED_WRITE_KEY}/settings answered 403`);
     expect(run.problems).toContainEqual(expect.stringContaining(`pages on ${site.url} may not load this source`));
     expect(trackingPaths(run)).toEqual([]);
