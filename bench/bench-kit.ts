@@ -5,7 +5,7 @@ import { ServiceProcess } from '../test/support/service-process';
 
 export const repoRoot = join(__dirname, '..');
 
-export type ServiceName = 'ingest' | 'router' | 'delivery';
+export type ServiceName = 'ingest' | 'router' | 'delivery' | 'console';
 
 /**
  * The V8 heap flags each service runs with in production (docker/Dockerfile, the Kubernetes
@@ -13,12 +13,14 @@ export type ServiceName = 'ingest' | 'router' | 'delivery';
  * NODE_OPTIONS. Ingest lets its old space reach 72 MB before the first full GC: 64 cost it
  * throughput (48k against 51k events/s at 80), 80 took it over 200 MB of RSS at 256 connections
  * (72: 51-54k events/s, 189-197 MB). Router and delivery run as fast at 64 MB and stay 12-20 MB
- * smaller (delivery at full load: 205-212 MB of RSS at 80 MB, 187-199 at 64).
+ * smaller (delivery at full load: 205-212 MB of RSS at 80 MB, 187-199 at 64). The console holds
+ * its index in the heap (CONSOLE_MAX_ATTEMPTS, ~1.2 KB each): 256 MB of old space.
  */
 export const SERVICE_HEAP_FLAGS: Record<ServiceName, string[]> = {
   ingest: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=72'],
   router: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=64'],
   delivery: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=64'],
+  console: ['--max-old-space-size=256', '--max-semi-space-size=8', '--initial-old-space-size=64'],
 };
 
 /** The glibc malloc settings the Dockerfile, the Kubernetes ConfigMap and scripts/start.sh give the services. */

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `npm start`: the whole pipeline on this machine. Installs what is missing, starts the local
-# Kafka broker, builds, then runs ingest, router, delivery and a demo webhook receiver that prints
-# what it receives. Ctrl-C stops everything this script started.
+# Kafka broker, builds, then runs ingest, router, delivery, the delivery console and a demo webhook
+# receiver that prints what it receives. Ctrl-C stops everything this script started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The services' V8 heap flags, as in the image and the Kubernetes Deployments (see README, benchmarks).
 INGEST_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=72"
 ROUTER_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=64"
 DELIVERY_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=64"
+CONSOLE_NODE_FLAGS="--max-old-space-size=256 --max-semi-space-size=8 --initial-old-space-size=64"
 # glibc malloc outside V8's heap: two arenas, and large buffers mapped on their own so freeing
 # them gives the memory back (delivery at full load: 222 -> 203 MB RSS).
 export MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
@@ -50,16 +51,18 @@ DEMO_SHARED_SECRET="${DEMO_SHARED_SECRET:-demo-shared-secret}" node -r @swc-node
 PORT="${INGEST_PORT:-8080}" node $INGEST_NODE_FLAGS dist/apps/ingest/src/main.js & pids+=($!)
 PORT="${ROUTER_PORT:-8081}" node $ROUTER_NODE_FLAGS dist/apps/router/src/main.js & pids+=($!)
 PORT="${DELIVERY_PORT:-8082}" node $DELIVERY_NODE_FLAGS dist/apps/delivery/src/main.js & pids+=($!)
+PORT="${CONSOLE_PORT:-8083}" CONSOLE_DELIVERY_URL="http://127.0.0.1:${DELIVERY_PORT:-8082}" node $CONSOLE_NODE_FLAGS dist/apps/console/src/main.js & pids+=($!)
 
 ingest="http://127.0.0.1:${INGEST_PORT:-8080}"
 declare -A health=(
   [ingest]="$ingest/health/ready"
   [router]="http://127.0.0.1:${ROUTER_PORT:-8081}/health/ready"
   [delivery]="http://127.0.0.1:${DELIVERY_PORT:-8082}/health/ready"
+  [console]="http://127.0.0.1:${CONSOLE_PORT:-8083}/health/ready"
 )
 not_ready() {
   local name
-  for name in ingest router delivery; do curl -fs "${health[$name]}" >/dev/null 2>&1 || echo "$name"; done
+  for name in ingest router delivery console; do curl -fs "${health[$name]}" >/dev/null 2>&1 || echo "$name"; done
 }
 for _ in $(seq 1 120); do
   [ -z "$(not_ready)" ] && break
@@ -75,6 +78,7 @@ cat <<MSG
 Switchyard is running (workspace: $WORKSPACE_CONFIG, Kafka: $KAFKA_BROKERS).
   ingest   $ingest        router http://127.0.0.1:${ROUTER_PORT:-8081}    delivery http://127.0.0.1:${DELIVERY_PORT:-8082}
   demo webhook receiver http://127.0.0.1:$DEMO_RECEIVER_PORT
+  console  http://127.0.0.1:${CONSOLE_PORT:-8083}   (log in with the admin token)
   admin token: $ADMIN_TOKEN   (set ADMIN_TOKEN=… before npm start to change it)
 
 Send an event (the demo receiver below prints it, signed, with its static header):

@@ -19,6 +19,7 @@ import { basename, join, posix, relative, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadWorkspaceConfig } from '@switchyard/config';
 import { topicNames } from '@switchyard/contracts';
+import { consoleSettingsFromEnv } from '../../apps/console/src/console-settings';
 import { deliverySettingsFromEnv } from '../../apps/delivery/src/delivery-settings';
 import { ingestSettingsFromEnv } from '../../apps/ingest/src/ingest-settings';
 import { routerGroupId, routerSettingsFromEnv } from '../../apps/router/src/router-settings';
@@ -31,8 +32,10 @@ const DOCKER_DIR = join(ROOT, 'docker');
 const K8S_VERSIONS = ['1.30', '1.37'];
 /** Custom resources the schema package cannot know; checked semantically below instead. */
 const CUSTOM_RESOURCE_API_VERSIONS = ['keda.sh/v1alpha1'];
-const SERVICES = ['ingest', 'router', 'delivery'] as const;
+const SERVICES = ['ingest', 'router', 'delivery', 'console'] as const;
 type ServiceName = (typeof SERVICES)[number];
+/** Services that run as exactly one replica, without an autoscaler (the console keeps its index in memory). */
+const SINGLETONS: readonly ServiceName[] = ['console'];
 /** Per-instance memory target at full load (bytes of RSS); the limit must leave headroom above it, but not much. */
 const MEMORY_TARGET = 200 * 1000 * 1000;
 const MEMORY_LIMIT_MAX = 512 * 1024 * 1024;
@@ -290,6 +293,7 @@ function settingsProblems(service: ServiceName, env: Record<string, string>): st
     if (service === 'ingest') ingestSettingsFromEnv(env);
     if (service === 'router') routerSettingsFromEnv(env);
     if (service === 'delivery') deliverySettingsFromEnv(env);
+    if (service === 'console') consoleSettingsFromEnv(env);
     return [];
   } catch (error) {
     return [(error as Error).message];
@@ -312,12 +316,14 @@ function deploymentProblems(manifests: Manifest[]): string[] {
     const pod = spec.template.spec;
     if (!labelsMatch(spec.selector.matchLabels, spec.template.metadata?.labels)) problems.push(`${name}: selector does not match the pod template's labels`);
     if (hpaTargets.has(name) && spec.replicas !== undefined) problems.push(`${name}: sets spec.replicas although an HPA scales it (every apply would reset the count)`);
+    const singleton = SINGLETONS.find((s) => serviceOf(pod.containers[0]) === s);
+    if (singleton && spec.replicas !== 1) problems.push(`${name}: ${singleton} must run exactly one replica (replicas: 1)`);
     if (!pod.topologySpreadConstraints?.some((c) => c.topologyKey === 'kubernetes.io/hostname')) problems.push(`${name}: no topology spread over nodes`);
     for (const container of pod.containers) {
       const where = `${name}/${container.name}`;
       const service = serviceOf(container);
       if (!service) {
-        problems.push(`${where}: command does not run node dist/apps/<ingest|router|delivery>/src/main.js`);
+        problems.push(`${where}: command does not run node dist/apps/<${SERVICES.join('|')}>/src/main.js`);
         continue;
       }
       seen.add(service);
@@ -396,6 +402,7 @@ function autoscalingProblems(manifests: Manifest[]): string[] {
     const service = deploymentService.get(spec.scaleTargetRef.name);
     if (spec.scaleTargetRef.kind !== 'Deployment' || !deploymentService.has(spec.scaleTargetRef.name)) problems.push(`HPA ${object.metadata.name}: target ${spec.scaleTargetRef.name} is not a Deployment here`);
     if (service) scaled.add(service);
+    if (service && SINGLETONS.includes(service)) problems.push(`HPA ${object.metadata.name}: ${service} runs as one replica and must not be autoscaled`);
     bound(`HPA ${object.metadata.name}`, service, spec.minReplicas, spec.maxReplicas);
   }
   const topics = topicNames(configMapData(manifests, 'switchyard-env')?.TOPIC_NAMESPACE ?? 'switchyard');
@@ -418,7 +425,7 @@ function autoscalingProblems(manifests: Manifest[]): string[] {
       if (trigger.metadata.bootstrapServers !== configMapData(manifests, 'switchyard-env')?.KAFKA_BROKERS) problems.push(`ScaledObject ${object.metadata.name}: bootstrapServers differs from KAFKA_BROKERS`);
     }
   }
-  for (const s of SERVICES) if (!scaled.has(s)) problems.push(`${s} has no autoscaler`);
+  for (const s of SERVICES) if (!scaled.has(s) && !SINGLETONS.includes(s)) problems.push(`${s} has no autoscaler`);
   return problems;
 }
 
@@ -710,6 +717,8 @@ describe('deployment files (offline)', () => {
       ['a workspace mounted with subPath', (ms) => (deploymentOf(ms, 'router').template.spec.containers[0].volumeMounts![0].subPath = 'workspace.yaml'), /subPath/],
       ['an invalid workspace in the Secret', (ms) => (secretOf(ms, 'switchyard-workspace').stringData!['workspace.yaml'] = 'sources: []\ndestinations: [{id: x}]\n'), /workspace configuration/],
       ['a dangling Secret reference', (ms) => (secretOf(ms, 'switchyard-admin').metadata.name = 'renamed'), /missing Secret key switchyard-admin\/ADMIN_TOKEN/],
+      ['a second console replica', (ms) => (deploymentOf(ms, 'console').replicas = 2), /console must run exactly one replica/],
+      ['a console setting the service refuses', (ms) => (deploymentOf(ms, 'console').template.spec.containers[0].env!.find((e) => e.name === 'CONSOLE_DELIVERY_URL')!.value = 'delivery'), /CONSOLE_DELIVERY_URL/],
       ['a PDB that selects nothing', (ms) => ((byKind(ms, 'PodDisruptionBudget')[0].object.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels['app.kubernetes.io/component'] = 'nothing'), /selects 0 Deployments/],
     ];
     it.each(broken)('rejects %s', (_name, breakIt, expected) => {

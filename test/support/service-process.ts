@@ -33,7 +33,7 @@ export class ServiceProcess {
     child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
   }
 
-  static async start(name: 'ingest' | 'router' | 'delivery', port: number, env: NodeJS.ProcessEnv, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
+  static async start(name: 'ingest' | 'router' | 'delivery' | 'console', port: number, env: NodeJS.ProcessEnv, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
     const entry = options.compiled ? [join(root, 'dist', 'apps', name, 'src', 'main.js')] : ['-r', '@swc-node/register', join(root, 'apps', name, 'src', 'main.ts')];
     const nodeOptions = [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ');
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {

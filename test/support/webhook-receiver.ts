@@ -9,14 +9,17 @@ export interface ReceivedWebhook {
   body: Record<string, unknown>;
 }
 
+/** An answer: a status, or a status and a body. */
+export type WebhookAnswer = number | { status: number; body: string };
+
 /**
  * A real HTTP receiver on 127.0.0.1 and a free port. `respond` decides each answer's status
- * (200 by default), so tests can script failures.
+ * (200 by default) and body, so tests can script failures.
  */
 export class WebhookReceiver {
   private readonly collected = new Collected<ReceivedWebhook>();
   private server!: Server;
-  respond: (hook: ReceivedWebhook) => number = () => 200;
+  respond: (hook: ReceivedWebhook) => WebhookAnswer = () => 200;
 
   static async start(): Promise<WebhookReceiver> {
     const receiver = new WebhookReceiver();
@@ -32,8 +35,9 @@ export class WebhookReceiver {
           // kept raw: a test may be checking exactly that
         }
         const hook = { path: req.url ?? '', headers: req.headers, raw, body };
-        const status = receiver.respond(hook);
-        res.writeHead(status).end();
+        const answer = receiver.respond(hook);
+        const status = typeof answer === 'number' ? answer : answer.status;
+        res.writeHead(status).end(typeof answer === 'number' ? undefined : answer.body);
         if (status >= 200 && status < 300) receiver.collected.add(hook);
       });
     });

@@ -44,6 +44,11 @@ export function deliveryMetrics() {
         for (const { tier, jobs } of (await backlogSource?.measure().catch(() => [])) ?? []) this.set({ tier: String(tier) }, jobs);
       },
     })),
+    attemptRecordsLost: metric('switchyard_delivery_attempt_records_lost_total', () => new Counter({
+      name: 'switchyard_delivery_attempt_records_lost_total',
+      help: 'Attempts not written to the attempts topic (the deliveries themselves went on), by reason: backlog, produce-failed',
+      labelNames: ['reason'],
+    })),
     inFlight: metric('switchyard_delivery_in_flight', () => new Gauge({
       name: 'switchyard_delivery_in_flight',
       help: 'Jobs taken from Kafka and not finished yet',

@@ -5,6 +5,7 @@ import { topicNames, TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { BatchingProducer, compressionType, createKafka, DEFAULT_BATCHING, ensureTopics } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
+import { AttemptLog } from './attempts/attempt-log';
 import { DeliveryConsumer } from './consumer/delivery-consumer';
 import { DeadLetterStore } from './dead-letters/dead-letter-store';
 import { deliveryMetrics, measureRetryBacklogWith } from './delivery-metrics';
@@ -32,6 +33,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
   private readonly client: UndiciWebhookClient;
   private readonly consumer: DeliveryConsumer;
   private readonly retryBacklog: RetryBacklog;
+  private readonly attemptLog: AttemptLog | undefined;
   private producerConnected = false;
   private consumerJoined = false;
 
@@ -49,6 +51,10 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
     this.batching = new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression: compressionType(settings.kafkaCompression) });
     const produce = (records: Parameters<BatchingProducer['send']>[0]) => this.batching.send(records);
+    // Its own batching on the same producer: attempt records never share a produce request with a job's retry or dead letter.
+    this.attemptLog = settings.attemptsTopic
+      ? new AttemptLog(new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression: compressionType(settings.kafkaCompression) }), this.topics.deliveryAttempts, metrics, logger)
+      : undefined;
     this.client = new UndiciWebhookClient(
       { connectionsPerOrigin: settings.maxInFlightPerDestination, blockPrivateAddresses: settings.blockPrivateAddresses },
       systemClock,
@@ -71,6 +77,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
       requestTimeoutMs: settings.requestTimeoutMs,
       logger,
       metrics,
+      attempts: this.attemptLog,
     });
     this.consumer = new DeliveryConsumer(
       this.kafka,
@@ -100,10 +107,10 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
   async onModuleInit(): Promise<void> {
     const numPartitions = this.settings.topicPartitions;
     const retryTopics = this.settings.retryScheduleMs.map((_, i) => this.topics.retry(i + 1));
-    await ensureTopics(
-      this.kafka,
-      [this.topics.deliveries, ...retryTopics, this.topics.deliveriesDead].map((topic) => ({ topic, numPartitions })),
-    );
+    const attempts = this.attemptLog
+      ? [{ topic: this.topics.deliveryAttempts, numPartitions, configs: { 'retention.ms': String(this.settings.attemptsRetentionMs) } }]
+      : [];
+    await ensureTopics(this.kafka, [...[this.topics.deliveries, ...retryTopics, this.topics.deliveriesDead].map((topic) => ({ topic, numPartitions })), ...attempts]);
     await this.producer.connect();
     await this.consumer.start();
     measureRetryBacklogWith(this.retryBacklog);
@@ -115,6 +122,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     await this.retryBacklog.close();
     await this.consumer.stop();
     await this.batching.drain();
+    await this.attemptLog?.drain();
     await this.producer.disconnect();
     await this.client.close();
     this.logger.info('delivery stopped: in-flight jobs finished or left for re-delivery, offsets committed');

@@ -12,6 +12,8 @@ describe('delivery settings', () => {
       retryWindowMs: 4 * 3600 * 1000,
       retryScheduleMs: [10_000, 60_000, 300_000, 1_800_000, 3_600_000],
       blockPrivateAddresses: false,
+      attemptsTopic: true,
+      attemptsRetentionMs: 7 * 24 * 3600 * 1000,
     });
   });
 
@@ -29,6 +31,8 @@ describe('delivery settings', () => {
     [{ DELIVERY_USER_AGENT: 'Bad Agent' }, 'userAgentToken'],
     [{ ADMIN_TOKEN: 'short' }, 'adminToken'],
     [{ DELIVERY_BLOCK_PRIVATE_ADDRESSES: 'maybe' }, 'blockPrivateAddresses'],
+    [{ DELIVERY_ATTEMPTS_TOPIC: 'sometimes' }, 'attemptsTopic (DELIVERY_ATTEMPTS_TOPIC)'],
+    [{ DELIVERY_ATTEMPTS_RETENTION_MS: '1000' }, 'attemptsRetentionMs'],
   ])('refuses %p, naming %s', (env, field) => {
     expect(() => deliverySettingsFromEnv({ ...base, ...env })).toThrow(field);
   });

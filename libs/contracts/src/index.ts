@@ -3,6 +3,7 @@ export * from './calls';
 export * from './deliveries/delivery-job';
 export * from './deliveries/delivery-record';
 export * from './record-headers';
+export * from './deliveries/delivery-attempt';
 export * from './audiences';
 export * from './deletions';
 export * from './validation-errors';

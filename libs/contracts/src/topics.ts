@@ -20,6 +20,8 @@ export interface TopicNames {
   readonly deliveries: string;
   /** Jobs that failed permanently or ran out of their retry window. */
   readonly deliveriesDead: string;
+  /** One record per webhook request delivery made (successes included), for the console. Key: the job id. */
+  readonly deliveryAttempts: string;
   /** Retry tier `tier` (1-based) of the delivery schedule. */
   retry(tier: number): string;
 }
@@ -36,6 +38,7 @@ export function topicNames(namespace: string = DEFAULT_TOPIC_NAMESPACE): TopicNa
     deletions: `${ns}.deletions.requested.v1`,
     deliveries: `${ns}.deliveries.v1`,
     deliveriesDead: `${ns}.deliveries.dead.v1`,
+    deliveryAttempts: `${ns}.deliveries.attempts.v1`,
     retry: (tier: number) => `${ns}.deliveries.retry.${tier}.v1`,
   };
 }

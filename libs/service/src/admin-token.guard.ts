@@ -31,7 +31,8 @@ export class AdminTokenGuard implements CanActivate {
   }
 }
 
-function sameSecret(a: string, b: string): boolean {
+/** Compares two secrets in constant time, whatever their lengths (both are hashed first). */
+export function sameSecret(a: string, b: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(a), digest(b));
 }

@@ -6,6 +6,7 @@ import { DeadLetterStore } from './dead-letter-store';
 interface FilterInput {
   id?: unknown;
   destinationId?: unknown;
+  messageId?: unknown;
   from?: unknown;
   to?: unknown;
 }
@@ -18,7 +19,7 @@ const MAX_LISTED = 1000;
 export class DeadLetterController {
   constructor(private readonly store: DeadLetterStore) {}
 
-  /** `GET /dead-letters?destinationId=&from=&to=&limit=`: oldest first; `from`/`to` (ISO 8601) bound the dead-letter time. */
+  /** `GET /dead-letters?destinationId=&messageId=&from=&to=&limit=`: oldest first; `from`/`to` (ISO 8601) bound the dead-letter time. */
   @Get()
   async list(@Query() query: FilterInput & { limit?: string }) {
     const limit = query.limit === undefined ? MAX_LISTED : Number(query.limit);
@@ -27,13 +28,13 @@ export class DeadLetterController {
     return { total: records.length, deadLetters: records.slice(0, limit).map((r) => r.letter) };
   }
 
-  /** `POST /dead-letters/replay` with `{id}`, `{destinationId}`, `{from, to}` or a mix; an empty filter is refused. */
+  /** `POST /dead-letters/replay` with `{id}`, `{destinationId}`, `{messageId}`, `{from, to}` or a mix; an empty filter is refused. */
   @Post('replay')
   @HttpCode(200)
   async replay(@Body() body: FilterInput | undefined) {
     const filter = parseFilter(body ?? {});
     if (Object.values(filter).every((v) => v === undefined)) {
-      throw new BadRequestException('name what to replay: id, destinationId, from and/or to');
+      throw new BadRequestException('name what to replay: id, destinationId, messageId, from and/or to');
     }
     const replayed = await this.store.replay(filter);
     return { replayed: replayed.length, ids: replayed.map((r) => r.letter.id) };
@@ -56,5 +57,5 @@ function parseFilter(input: FilterInput): DeadLetterFilter {
   };
   const id = text('id');
   if (id !== undefined && !/^\d+:\d+$/.test(id)) throw new BadRequestException('id must look like <partition>:<offset>');
-  return { id, destinationId: text('destinationId'), from: time('from'), to: time('to') };
+  return { id, destinationId: text('destinationId'), messageId: text('messageId'), from: time('from'), to: time('to') };
 }

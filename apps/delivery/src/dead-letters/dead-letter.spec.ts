@@ -28,12 +28,14 @@ describe('dead letters', () => {
     expect(describeDeadRecord(0, '1', undefined)).toMatchObject({ id: '0:1', destinationId: undefined, failure: 'unknown' });
   });
 
-  it('filters by id, destination and a half-open time range', () => {
+  it('filters by id, destination, message and a half-open time range', () => {
     const at = Date.parse('2025-01-01T04:00:00.000Z');
     expect(matchesFilter(letter, {})).toBe(true);
     expect(matchesFilter(letter, { id: '2:17' })).toBe(true);
     expect(matchesFilter(letter, { id: '2:18' })).toBe(false);
     expect(matchesFilter(letter, { destinationId: 'd2' })).toBe(false);
+    expect(matchesFilter(letter, { destinationId: 'd1', messageId: 'm1' })).toBe(true);
+    expect(matchesFilter(letter, { messageId: 'm2' })).toBe(false);
     expect(matchesFilter(letter, { from: at, to: at + 1 })).toBe(true);
     expect(matchesFilter(letter, { to: at })).toBe(false);
     expect(matchesFilter(letter, { from: at + 1 })).toBe(false);

@@ -27,6 +27,7 @@ export interface DeadRecord {
 export interface DeadLetterFilter {
   id?: string;
   destinationId?: string;
+  messageId?: string;
   /** Dead-lettered at or after (epoch ms). */
   from?: number;
   /** Dead-lettered before (epoch ms). */
@@ -56,6 +57,7 @@ export function describeDeadRecord(partition: number, offset: string, headers: R
 export function matchesFilter(letter: DeadLetter, filter: DeadLetterFilter): boolean {
   if (filter.id !== undefined && letter.id !== filter.id) return false;
   if (filter.destinationId !== undefined && letter.destinationId !== filter.destinationId) return false;
+  if (filter.messageId !== undefined && letter.messageId !== filter.messageId) return false;
   const deadAt = letter.deadAt ? Date.parse(letter.deadAt) : NaN;
   if (filter.from !== undefined && !(deadAt >= filter.from)) return false;
   if (filter.to !== undefined && !(deadAt < filter.to)) return false;

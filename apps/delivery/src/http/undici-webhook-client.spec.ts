@@ -44,10 +44,25 @@ describe('UndiciWebhookClient against a real receiver', () => {
     }
   });
 
-  it('sends the body to the path and query, and answers with the status and Retry-After', async () => {
+  it('sends the body to the path and query, and answers with the status, Retry-After and the error body', async () => {
     const { url, bodies } = await start((req, res) => res.writeHead(429, { 'retry-after': '30' }).end(req.url));
-    await expect(post(newClient(), url)).resolves.toEqual({ status: 429, retryAfter: '30' });
+    await expect(post(newClient(), url)).resolves.toEqual({ status: 429, retryAfter: '30', body: Buffer.from('/hook?token=t') });
     expect(bodies).toEqual(['{"a":1}']);
+  });
+
+  it('keeps the first 1 KB of a non-2xx body, across chunks, and nothing of a 2xx body', async () => {
+    let calls = 0;
+    const { url } = await start((_req, res) => {
+      if (calls++ > 0) return res.writeHead(200).end('fine');
+      res.writeHead(500);
+      res.write('a'.repeat(1000));
+      setImmediate(() => res.end('b'.repeat(4000)));
+    });
+    const client = newClient(1);
+    const failed = await post(client, url);
+    expect(failed.status).toBe(500);
+    expect(failed.body?.toString()).toBe(`${'a'.repeat(1000)}${'b'.repeat(24)}`);
+    await expect(post(client, url)).resolves.toEqual({ status: 200, retryAfter: undefined });
   });
 
   it('takes the status of a response whose body is over the limit, and the next request still works', async () => {

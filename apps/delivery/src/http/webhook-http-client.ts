@@ -10,6 +10,8 @@ export interface WebhookRequest {
 export interface WebhookResponse {
   status: number;
   retryAfter?: string;
+  /** First bytes of a non-2xx answer's body (ATTEMPT_BODY_BYTES); absent on 2xx. */
+  body?: Buffer;
 }
 
 /**

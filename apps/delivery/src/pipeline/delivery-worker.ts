@@ -3,6 +3,8 @@ import type { Destination } from '@switchyard/config';
 import { DELIVERY_RECORD_HEADERS, headerString, TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
 import { annotateActiveSpan, markSpanFailed, Span, traceRecordCreation, withProcessSpan } from '@switchyard/telemetry';
+import { AttemptSink } from '../attempts/attempt-log';
+import { attemptRecords, FinishedAttempt } from '../attempts/attempt-records';
 import { Clock } from '../clock';
 import { WebhookHttpClient } from '../http/webhook-http-client';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
@@ -32,6 +34,14 @@ export interface DeliveryWorkerDeps {
   requestTimeoutMs: number;
   logger: Logger;
   metrics: DeliveryMetrics;
+  /** Receives each attempt's records (the attempts topic); absent when that topic is switched off. */
+  attempts?: AttemptSink;
+}
+
+/** An attempt's step, and what the attempt log records of it (nothing for an unreadable record). */
+interface Attempted {
+  step: NextStep;
+  finished?: FinishedAttempt;
 }
 
 /** How long to wait before producing again when the broker refuses a record (kafkajs has already retried). */
@@ -52,11 +62,14 @@ export class DeliveryWorker {
     // The job's span joins the event's trace (traceparent travels with the job through retries);
     // the webhook request undici makes inside it is its child and carries it to the receiver.
     return withProcessSpan(record, this.deps.consumerGroup, async (span) => {
-      const step = await this.attempt(record);
+      const { step, finished } = await this.attempt(record);
       const output = outputRecord(step, record, this.deps.topics, this.deps.clock.now());
       // The retry or dead-letter record gets a create span here, so the job's next attempt (or
       // its replay) continues this trace.
       if (output) await this.produceUntilAcknowledged(traceRecordCreation([output])[0]);
+      // Recorded once the outcome is durable, so an attempt shown as dead-lettered can be replayed;
+      // never awaited: the attempt log must not delay the job.
+      if (finished) this.deps.attempts?.record(attemptRecords(finished));
       this.observe(step, record);
       if (span.isRecording()) describeOutcome(span, step);
       return step;
@@ -74,16 +87,16 @@ export class DeliveryWorker {
    * raw bytes rather than as parsed jobs and signed bodies, which outlived V8's young generation
    * and made most of delivery's GC work.
    */
-  private attempt(record: IncomingRecord): Promise<NextStep> {
+  private attempt(record: IncomingRecord): Promise<Attempted> {
     // The same header the job is read by later; a record without it is refused in its slot as unreadable.
     const destinationId = headerString(record.headers, DELIVERY_RECORD_HEADERS.destinationId) ?? '';
     return this.deps.limiter.run(destinationId, () => this.attemptInSlot(record));
   }
 
-  private async attemptInSlot(record: IncomingRecord): Promise<NextStep> {
+  private async attemptInSlot(record: IncomingRecord): Promise<Attempted> {
     const { deps } = this;
     const read = readDeliveryRecord(record.value, record.headers);
-    if (!read.ok) return { kind: 'dead', failure: 'unreadable', state: { ...read.state, lastError: read.reason } };
+    if (!read.ok) return { step: { kind: 'dead', failure: 'unreadable', state: { ...read.state, lastError: read.reason } } };
     annotateActiveSpan({
       'switchyard.message_id': read.job.messageId,
       'switchyard.source_id': read.job.sourceId,
@@ -91,7 +104,10 @@ export class DeliveryWorker {
       'switchyard.attempt': read.state.attempt + 1,
     });
     const prepared = prepareDispatch(read.job, deps.destination(read.job.destinationId), deps.userAgentToken);
-    if (prepared.kind === 'undeliverable') return { kind: 'dead', failure: 'undeliverable', state: { ...read.state, lastError: prepared.reason } };
+    if (prepared.kind === 'undeliverable') {
+      const step: NextStep = { kind: 'dead', failure: 'undeliverable', state: { ...read.state, lastError: prepared.reason } };
+      return { step, finished: { job: read.job, step, nowMs: deps.clock.now() } };
+    }
     const result = await makeAttempt(prepared.plan, {
       client: deps.client,
       breakers: deps.breakers,
@@ -100,7 +116,9 @@ export class DeliveryWorker {
       onRequest: (seconds, outcome) => deps.metrics.requestSeconds.observe({ result: outcome }, seconds),
     });
     this.logFailures(read.job.jobId, read.state.attempt + 1, result);
-    return decideNext(read.state, result, deps.clock.now(), deps.policy, deps.random);
+    const nowMs = deps.clock.now();
+    const step = decideNext(read.state, result, nowMs, deps.policy, deps.random);
+    return { step, finished: { job: read.job, result, step, nowMs } };
   }
 
   private async produceUntilAcknowledged(output: OutgoingRecord): Promise<void> {

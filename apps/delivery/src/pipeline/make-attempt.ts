@@ -5,8 +5,20 @@ import { WebhookHttpClient } from '../http/webhook-http-client';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
 import { DispatchPlan } from './prepare-dispatch';
 
+/** One request of an attempt, as the attempts topic records it. */
+export interface UrlRequest {
+  /** Position of the URL in the destination's list. */
+  urlIndex: number;
+  startedAt: number;
+  durationMs: number;
+  /** Absent when no answer came (transport error, timeout, open circuit). */
+  status?: number;
+  /** First bytes of a non-2xx answer's body. */
+  responseBody?: Buffer;
+}
+
 /** What became of one URL in an attempt. */
-export interface UrlFailure {
+export interface UrlFailure extends UrlRequest {
   url: string;
   verdict: 'retry' | 'permanent';
   reason: string;
@@ -15,7 +27,7 @@ export interface UrlFailure {
 }
 
 export type AttemptResult =
-  | { verdict: 'delivered'; url: string; status: number; failures: UrlFailure[] }
+  | { verdict: 'delivered'; url: string; status: number; request: UrlRequest; failures: UrlFailure[] }
   | { verdict: 'retry'; reason: string; retryAfterMs?: number; failures: UrlFailure[] }
   | { verdict: 'permanent'; reason: string; failures: UrlFailure[] };
 
@@ -37,10 +49,11 @@ export interface AttemptDeps {
 export async function makeAttempt(plan: DispatchPlan, deps: AttemptDeps): Promise<AttemptResult> {
   const failures: UrlFailure[] = [];
   let retryAfterMs: number | undefined;
-  for (const target of plan.targets) {
+  for (const [urlIndex, target] of plan.targets.entries()) {
     const started = deps.clock.now();
     let statusOrError: number | unknown;
     let retryAfter: string | undefined;
+    let responseBody: Buffer | undefined;
     if (!deps.breakers.allow(target.url)) {
       statusOrError = Object.assign(new Error(deps.breakers.openReason(target.url) ?? 'circuit open'), { code: CIRCUIT_OPEN_ERROR_CODE });
     } else {
@@ -48,19 +61,23 @@ export async function makeAttempt(plan: DispatchPlan, deps: AttemptDeps): Promis
         const response = await deps.client.post({ url: target.url, headers: target.headers, body: plan.body, timeoutMs: deps.timeoutMs });
         statusOrError = response.status;
         retryAfter = response.retryAfter;
+        responseBody = response.body;
       } catch (error) {
         statusOrError = error;
       }
     }
     const verdict = classifyOutcome(statusOrError);
     const errorKind = verdict.verdict === 'retry' ? verdict.errorKind : undefined;
+    const durationMs = deps.clock.now() - started;
     if (errorKind !== 'circuit-open') {
       if (verdict.verdict === 'retry') deps.breakers.recordFailure(target.url, verdict.reason);
       else deps.breakers.recordSuccess(target.url);
-      deps.onRequest?.((deps.clock.now() - started) / 1000, verdict.verdict);
+      deps.onRequest?.(durationMs / 1000, verdict.verdict);
     }
-    if (verdict.verdict === 'delivered') return { verdict: 'delivered', url: target.url, status: statusOrError as number, failures };
-    failures.push({ url: target.url, verdict: verdict.verdict, reason: verdict.reason, errorKind });
+    const status = typeof statusOrError === 'number' ? statusOrError : undefined;
+    const request: UrlRequest = { urlIndex, startedAt: started, durationMs, status, responseBody };
+    if (verdict.verdict === 'delivered') return { verdict: 'delivered', url: target.url, status: statusOrError as number, request, failures };
+    failures.push({ ...request, url: target.url, verdict: verdict.verdict, reason: verdict.reason, errorKind });
     if (verdict.verdict === 'retry') {
       const asked = parseRetryAfter(retryAfter, deps.clock.now());
       if (asked !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, asked);

@@ -100,8 +100,13 @@ describe('makeAttempt', () => {
   });
 
   it('moves on to the next URL when one fails', async () => {
-    const client = scriptedClient({ 'https://a.example/hook?token=t': [500], 'https://b.example/hook': [204] });
-    expect(await makeAttempt(plan, deps(client))).toMatchObject({ verdict: 'delivered', url: 'https://b.example/hook' });
+    const client = scriptedClient({ 'https://a.example/hook?token=t': [{ status: 500, body: Buffer.from('down') }], 'https://b.example/hook': [204] });
+    expect(await makeAttempt(plan, deps(client))).toMatchObject({
+      verdict: 'delivered',
+      url: 'https://b.example/hook',
+      request: { urlIndex: 1, status: 204 },
+      failures: [{ urlIndex: 0, status: 500, responseBody: Buffer.from('down'), reason: 'HTTP 500' }],
+    });
   });
 
   it('retries when any URL failed retryably, dropping query strings from the reason', async () => {
@@ -162,6 +167,6 @@ describe('decideNext', () => {
   });
 
   it('is done once delivered', () => {
-    expect(decideNext({ attempt: 2, firstAttemptAt: 1, replays: 0 }, { verdict: 'delivered', url: 'u', status: 200, failures: [] }, 5, policy, random).kind).toBe('delivered');
+    expect(decideNext({ attempt: 2, firstAttemptAt: 1, replays: 0 }, { verdict: 'delivered', url: 'u', status: 200, request: { urlIndex: 0, startedAt: 0, durationMs: 1, status: 200 }, failures: [] }, 5, policy, random).kind).toBe('delivered');
   });
 });

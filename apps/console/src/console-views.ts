@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { WorkspaceConfigStore } from '@switchyard/config';
+import { ConsoleRuntime } from './console-runtime';
+import { AttemptFilter, DeadLetterView, IndexedAttempt, MessageTimeline } from './index/attempt-index';
+import { SampledCall } from './index/call-sample';
+import { DestinationHealth, destinationHealth, HEALTH_WINDOW } from './index/destination-health';
+
+export interface DestinationSummary {
+  id: string;
+  /** Absent for a destination that has attempts but is no longer configured. */
+  name?: string;
+  enabled?: boolean;
+  health: DestinationHealth;
+}
+
+export interface MessageQuery {
+  messageId?: string;
+  userId?: string;
+}
+
+/** Messages listed for one user at most. */
+const MESSAGES_PER_USER = 50;
+
+/** What the API and the pages show, read from the index and the workspace: one place for both. */
+@Injectable()
+export class ConsoleViews {
+  constructor(
+    private readonly runtime: ConsoleRuntime,
+    private readonly workspace: WorkspaceConfigStore,
+  ) {}
+
+  /** Configured destinations, then any others that have attempts. */
+  destinations(): DestinationSummary[] {
+    const configured = this.workspace.config.destinations.map((d) => d.id);
+    const ids = [...configured, ...this.runtime.attempts.destinationIds().filter((id) => !configured.includes(id))];
+    return ids.map((id) => this.destination(id));
+  }
+
+  destination(id: string): DestinationSummary {
+    const configured = this.workspace.destination(id);
+    return {
+      id,
+      name: configured ? (configured.name ?? configured.type) : undefined,
+      enabled: configured?.enabled,
+      health: destinationHealth(this.runtime.attempts.attemptsOf(id, {}, HEALTH_WINDOW)),
+    };
+  }
+
+  isKnownDestination(id: string): boolean {
+    return this.workspace.destination(id) !== undefined || this.runtime.attempts.destinationIds().includes(id);
+  }
+
+  attempts(destinationId: string, filter: AttemptFilter, limit: number): IndexedAttempt[] {
+    return this.runtime.attempts.attemptsOf(destinationId, filter, limit);
+  }
+
+  messages(query: MessageQuery): MessageTimeline[] {
+    if (query.messageId !== undefined) return this.runtime.attempts.message(query.messageId);
+    if (query.userId !== undefined) return this.runtime.attempts.messagesOfUser(query.userId, MESSAGES_PER_USER);
+    return [];
+  }
+
+  deadLetters(destinationId: string | undefined, limit: number): DeadLetterView[] {
+    return this.runtime.attempts.deadLetters(destinationId, limit);
+  }
+
+  sources(): Array<{ id: string; name: string }> {
+    return this.workspace.config.sources.map((s) => ({ id: s.id, name: s.name }));
+  }
+
+  isKnownSource(id: string): boolean {
+    return this.workspace.source(id) !== undefined;
+  }
+
+  calls(sourceId: string, limit: number): SampledCall[] {
+    return this.runtime.calls.latest(sourceId, limit);
+  }
+
+  index() {
+    const { attempts, calls } = this.runtime;
+    return {
+      attempts: { held: attempts.size, limit: attempts.limit, evicted: attempts.evicted },
+      calls: { held: calls.size, perSource: calls.perSource, evicted: calls.evicted },
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import { WorkspaceConfigStore } from '@switchyard/config';
+import { startHttpService } from '@switchyard/service';
+import { ConsoleSettings } from './console-settings';
+import { ConsoleModule } from './console.module';
+
+/** The login form is the only urlencoded body; a token and a few ids fit easily. */
+const FORM_BODY_LIMIT = 4096;
+
+/** Starts the console; used by main.ts and by tests (port 0, a fresh topic namespace). */
+export async function startConsole(settings: ConsoleSettings, logger: Logger): Promise<NestFastifyApplication> {
+  const workspace = new WorkspaceConfigStore(settings.workspaceConfigPath, logger);
+  workspace.watch();
+  try {
+    const app = await startHttpService({
+      module: ConsoleModule.forRoot(settings, logger, workspace),
+      logger,
+      port: settings.port,
+      host: settings.host,
+      configure: (nest) => {
+        // The pages' forms post urlencoded bodies; Fastify parses only JSON by itself.
+        nest.getHttpAdapter().getInstance().addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+          done(null, Object.fromEntries(new URLSearchParams(String(body))));
+        });
+      },
+    });
+    app.getHttpServer().once('close', () => workspace.close());
+    return app;
+  } catch (error) {
+    workspace.close();
+    throw error;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * What became of the job after this request:
+ * - `delivered`: this URL answered 2xx;
+ * - `next-url`: this URL failed and the next configured URL was tried in the same attempt;
+ * - `retry-scheduled` / `dead-lettered`: the attempt ended here and the job went to a retry
+ *   topic / the dead-letter topic.
+ */
+export const ATTEMPT_OUTCOMES = ['delivered', 'next-url', 'retry-scheduled', 'dead-lettered'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** Bytes of a non-2xx response body an attempt record keeps. */
+export const ATTEMPT_BODY_BYTES = 1024;
+
+/** Default retention of the attempts topic (7 days): long enough to answer "what did they answer last week?". */
+export const DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * One webhook request delivery made (or could not make), as the attempts topic carries it. The
+ * URL itself is never recorded, only its host and position: query strings and credentials in
+ * webhook URLs often are secrets.
+ */
+export interface DeliveryAttempt {
+  destinationId: string;
+  messageId: string;
+  sourceId: string;
+  userId?: string;
+  anonymousId?: string;
+  /** The call's type (track, identify, …) and, for track, its event name. */
+  type?: string;
+  event?: string;
+  /** Position (0-based) of the URL in the destination's list; absent when no URL was tried (destination missing or disabled). */
+  urlIndex?: number;
+  urlHost?: string;
+  /** HTTP status of the answer; absent when there was none (timeout, connection error, open circuit). */
+  status?: number;
+  /** Retryable: `status`, `timeout`, `connection`, `dns`, `circuit-open`, `unknown`; else `status` (4xx), `permanent` (TLS, private address) or `undeliverable`. Absent on success. */
+  errorKind?: string;
+  /** The failure as delivery logs it, URL redacted. */
+  error?: string;
+  durationMs: number;
+  /** 1 for the first attempt; a replayed job starts again at 1. */
+  attempt: number;
+  /** When the request started, epoch milliseconds. */
+  at: number;
+  outcome: AttemptOutcome;
+  /** First ATTEMPT_BODY_BYTES of a non-2xx answer's body, as UTF-8. */
+  responseBody?: string;
+}
+
+/** What one attempts-topic record holds: its attempts, and why any part of it is not one. */
+export interface DecodedAttempts {
+  attempts: DeliveryAttempt[];
+  refused: string[];
+}
+
+/**
+ * A record of the attempts topic carries many attempts, as a JSON array: Kafka's per-record cost
+ * (in kafkajs, the encoding; at the broker, the bookkeeping) paid once per array rather than once
+ * per webhook request. No key: readers order a job's attempts by their time.
+ */
+export function encodeDeliveryAttempts(attempts: readonly DeliveryAttempt[]): string {
+  return JSON.stringify(attempts);
+}
+
+/** Reads an attempts-topic value back; what is not an attempt is refused with the reason, never thrown. */
+export function decodeDeliveryAttempts(value: Buffer | string | null): DecodedAttempts {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value === null ? '' : value.toString());
+  } catch {
+    return { attempts: [], refused: ['attempts record: value is not JSON'] };
+  }
+  if (!Array.isArray(parsed)) return { attempts: [], refused: ['attempts record: value must be a JSON array of attempts'] };
+  const decoded: DecodedAttempts = { attempts: [], refused: [] };
+  parsed.forEach((item: unknown, i) => {
+    const problems = attemptProblems(item);
+    if (problems.length === 0) decoded.attempts.push(item as DeliveryAttempt);
+    else decoded.refused.push(`attempts record, item ${i}: ${problems.join('; ')}`);
+  });
+  return decoded;
+}
+
+function attemptProblems(item: unknown): string[] {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return ['must be a JSON object'];
+  const a = item as Record<string, unknown>;
+  return [
+    ...(['destinationId', 'messageId', 'sourceId'] as const).filter((f) => typeof a[f] !== 'string' || a[f] === '').map((f) => `${f} must be a non-empty string`),
+    ...(['durationMs', 'attempt', 'at'] as const).filter((f) => typeof a[f] !== 'number').map((f) => `${f} must be a number`),
+    ...(ATTEMPT_OUTCOMES.includes(a.outcome as AttemptOutcome) ? [] : [`outcome must be one of ${ATTEMPT_OUTCOMES.join(', ')}`]),
+  ];
+}

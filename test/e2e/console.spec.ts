@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrowserContext, chromium, Locator, Page } from 'playwright-core';
+import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
+import { freePort, ServiceProcess } from '../support/service-process';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { WorkspaceFile } from '../support/workspace-file';
+
+const WRITE_KEY = 'console-e2e-write-key';
+const ADMIN_TOKEN = 'console-e2e-admin-token';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** A quiet, isolated headless Chromium: no GPU, no QUIC, no background traffic to the vendor. */
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * The delivery console in a real browser against the real pipeline: ingest, router, delivery and
+ * console as processes on a fresh topic namespace, real webhook receivers, headless Chromium.
+ */
+describe('delivery console in a real browser', () => {
+  let services: ServiceProcess[] = [];
+  let failingFirst: WebhookReceiver;
+  let healthySecond: WebhookReceiver;
+  let broken: WebhookReceiver;
+  let workspace: WorkspaceFile;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  let ingestUrl: string;
+  let consoleUrl: string;
+
+  beforeAll(async () => {
+    [failingFirst, healthySecond, broken] = await Promise.all([WebhookReceiver.start(), WebhookReceiver.start(), WebhookReceiver.start()]);
+    failingFirst.respond = () => ({ status: 500, body: '{"error":"primary database <down>"}' });
+    broken.respond = () => 404;
+    workspace = new WorkspaceFile({
+      sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
+      destinations: [
+        { id: 'failover', name: 'Failover', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: failingFirst.url('/first?token=secret') }, { url: healthySecond.url('/second') }] } },
+        { id: 'gone', name: 'Gone', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: broken.url('/gone') }] } },
+      ],
+    });
+    const env = {
+      KAFKA_BROKERS: testBrokers(),
+      TOPIC_NAMESPACE: freshNamespace('console-e2e'),
+      TOPIC_PARTITIONS: '2',
+      WORKSPACE_CONFIG: workspace.path,
+      ADMIN_TOKEN,
+      DELIVERY_RETRY_SCHEDULE_MS: '100,200',
+    };
+    // Started one after the other: each creates the topics it needs before the next consumes them.
+    for (const name of ['ingest', 'router', 'delivery'] as const) services.push(await ServiceProcess.start(name, await freePort(), env));
+    services.push(await ServiceProcess.start('console', await freePort(), { ...env, CONSOLE_DELIVERY_URL: services[2].url }));
+    [ingestUrl, consoleUrl] = [services[0].url, services[3].url];
+
+    profile = mkdtempSync(join(tmpdir(), 'switchyard-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    page = context.pages()[0] ?? (await context.newPage());
+  }, 240_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await Promise.all(services.map((s) => s.stop()));
+    services = [];
+    await Promise.all([failingFirst, healthySecond, broken].map((r) => r?.stop()));
+    workspace?.remove();
+  });
+
+  /** Sends a track call through ingest, addressed only to `destination` (by its integrations name); returns its messageId. */
+  const track = async (event: string, destination?: string): Promise<string> => {
+    const messageId = `console-e2e-${randomUUID()}`;
+    const integrations = destination ? { All: false, [destination]: true } : undefined;
+    const response = await fetch(`${ingestUrl}/v1/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` },
+      body: JSON.stringify({ userId: 'console-user', event, messageId, integrations, properties: { orderId: 1234 } }),
+    });
+    expect(response.status).toBe(200);
+    return messageId;
+  };
+
+  /** The page has no live refresh: reload until `locator` matches at least `count` elements. */
+  const reloadUntil = (locator: Locator, count: number, what: string) =>
+    eventually(async () => {
+      await page.reload();
+      return (await locator.count()) >= count;
+    }, 30_000, what);
+
+  it('logs in with the admin token through the form; the token never appears in a URL', async () => {
+    await page.goto(`${consoleUrl}/destinations`);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.fill('input[name=token]', 'not-the-token-at-all');
+    await page.click('form[action="/login"] button');
+    expect(await page.textContent('p.error')).toContain('not the admin token');
+    await page.fill('input[name=token]', ADMIN_TOKEN);
+    await page.click('form[action="/login"] button');
+    await page.waitForURL(`${consoleUrl}/destinations`);
+    expect(page.url()).not.toContain(ADMIN_TOKEN);
+    const cookies = await context.cookies(consoleUrl);
+    expect(cookies).toEqual([expect.objectContaining({ name: 'switchyard_console', httpOnly: true, sameSite: 'Strict' })]);
+    expect(await page.locator('tr.destination').allTextContents()).toEqual([expect.stringContaining('failover'), expect.stringContaining('gone')]);
+  });
+
+  it("shows a message's timeline: the first URL's 500 with its body, then the second URL's 200", async () => {
+    const messageId = await track('Order Completed', 'Failover');
+    await page.fill('input[name=messageId]', messageId);
+    await page.click('text=Find message');
+    const rows = page.locator('tr.attempt');
+    await reloadUntil(rows, 2, 'both attempts of the failover message');
+    const [first, second] = await Promise.all([0, 1].map((i) => rows.nth(i)));
+    expect(await first.getAttribute('data-status')).toBe('500');
+    expect(await first.locator('td.status').textContent()).toBe('500');
+    expect(await first.textContent()).toContain('next-url');
+    // The receiver's body is shown as text, markup escaped, and the URL's secret query is not shown.
+    expect(await first.locator('pre.response-body').textContent()).toBe('{"error":"primary database <down>"}');
+    expect(await page.content()).not.toContain('token=secret');
+    expect(await second.getAttribute('data-status')).toBe('200');
+    expect(await second.getAttribute('data-outcome')).toBe('delivered');
+    await healthySecond.waitFor(1, (h) => h.body.messageId === messageId);
+  });
+
+  it('lists a 404 as a dead letter; after the receiver is fixed, Replay shows the new delivered attempt', async () => {
+    const messageId = await track('Subscription Renewed', 'Gone');
+    await page.click('text=Dead letters');
+    const row = page.locator('tr.dead-letter', { hasText: messageId });
+    await reloadUntil(row, 1, 'the dead letter of the 404 destination');
+    expect(await row.textContent()).toContain('404');
+
+    broken.respond = () => 200;
+    await row.locator('button', { hasText: 'Replay' }).click();
+    await page.waitForURL(/\/messages\?messageId=/);
+    const delivered = page.locator('tr.attempt[data-outcome="delivered"]');
+    await reloadUntil(delivered, 1, 'the replayed delivery');
+    expect(await delivered.first().getAttribute('data-status')).toBe('200');
+    expect(await page.locator('tr.attempt[data-outcome="dead-lettered"]').count()).toBe(1);
+    await broken.waitFor(1, (h) => h.body.messageId === messageId);
+  });
+
+  it('shows a call sent to a source in the live debugger', async () => {
+    await page.goto(`${consoleUrl}/sources/web/debugger`);
+    const messageId = await track('Debugger Ping');
+    // The page reloads itself every 2 seconds; the locator waits across reloads.
+    await page.locator('tr.call', { hasText: messageId }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('tr.call', { hasText: messageId }).textContent()).toContain('Debugger Ping');
+  });
+
+  it('answers the API with the same session, and 401 without it', async () => {
+    const withSession = await page.request.get(`${consoleUrl}/api/destinations`);
+    expect(withSession.status()).toBe(200);
+    const body = (await withSession.json()) as { destinations: Array<{ id: string; health: { requests: number } }> };
+    expect(body.destinations.find((d) => d.id === 'failover')?.health.requests).toBeGreaterThanOrEqual(2);
+    expect((await fetch(`${consoleUrl}/api/destinations`)).status).toBe(401);
+  });
+});
