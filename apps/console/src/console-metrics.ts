@@ -1,11 +1,10 @@
 import { Counter, Gauge, metric } from '@switchyard/telemetry';
-import type { AttemptIndex } from './index/attempt-index';
-import type { CallSample } from './index/call-sample';
+import type { ConsoleIndexes } from './kafka/console-feed';
 
 /** The running console's index; the metrics are registered once per process, the service may start more than once (tests). */
-let measured: { attempts: AttemptIndex; calls: CallSample } | undefined;
+let measured: ConsoleIndexes | undefined;
 
-export function measureIndexWith(index: typeof measured): void {
+export function measureIndexWith(index: ConsoleIndexes | undefined): void {
   measured = index;
 }
 
@@ -14,23 +13,25 @@ export function consoleMetrics() {
   return {
     entries: metric('switchyard_console_index_entries', () => new Gauge({
       name: 'switchyard_console_index_entries',
-      help: 'Records the console holds in memory, by kind: attempts, calls',
+      help: 'Records the console holds in memory, by kind: attempts, dead_letters, calls',
       labelNames: ['kind'],
       collect() {
         if (!measured) return;
         this.set({ kind: 'attempts' }, measured.attempts.size);
+        this.set({ kind: 'dead_letters' }, measured.deadLetters.size);
         this.set({ kind: 'calls' }, measured.calls.size);
       },
     })),
     evicted: metric('switchyard_console_index_evicted_total', () => new Counter({
       name: 'switchyard_console_index_evicted_total',
-      help: 'Records evicted from the in-memory index to stay within its limits, by kind: attempts, calls',
+      help: 'Records evicted from the in-memory index to stay within its limits, by kind: attempts, dead_letters, calls',
       labelNames: ['kind'],
       collect() {
         if (!measured) return;
         // The index counts its evictions; the counter shows its running total.
         this.reset();
         this.inc({ kind: 'attempts' }, measured.attempts.evicted);
+        this.inc({ kind: 'dead_letters' }, measured.deadLetters.evicted);
         this.inc({ kind: 'calls' }, measured.calls.evicted);
       },
     })),

@@ -10,13 +10,15 @@ import { ConsoleSettings } from './console-settings';
 import { LOGGER } from './console.tokens';
 import { AttemptIndex } from './index/attempt-index';
 import { CallSample } from './index/call-sample';
-import { ConsoleFeed } from './kafka/console-feed';
+import { DeadLetterIndex } from './index/dead-letter-index';
+import { ConsoleFeed, ConsoleIndexes } from './kafka/console-feed';
 
 /** The console's state and its Kafka feed, wired once; ready once the index is rebuilt. */
 @Injectable()
-export class ConsoleRuntime implements OnModuleInit, BeforeApplicationShutdown {
+export class ConsoleRuntime implements ConsoleIndexes, OnModuleInit, BeforeApplicationShutdown {
   readonly attempts: AttemptIndex;
   readonly calls: CallSample;
+  readonly deadLetters: DeadLetterIndex;
   private readonly kafka: Kafka;
   private readonly feed: ConsoleFeed;
 
@@ -28,8 +30,9 @@ export class ConsoleRuntime implements OnModuleInit, BeforeApplicationShutdown {
   ) {
     this.attempts = new AttemptIndex(settings.maxAttempts);
     this.calls = new CallSample(settings.callsPerSource, (id) => workspace.source(id) !== undefined);
+    this.deadLetters = new DeadLetterIndex(settings.maxDeadLetters);
     this.kafka = createKafka('switchyard-console', settings.kafkaBrokers, logger);
-    this.feed = new ConsoleFeed(this.kafka, topicNames(settings.topicNamespace), this.attempts, this.calls, consoleMetrics(), logger);
+    this.feed = new ConsoleFeed(this.kafka, topicNames(settings.topicNamespace), this, consoleMetrics(), logger);
     readiness.register('kafka', () => this.feed.ready);
   }
 
@@ -39,10 +42,11 @@ export class ConsoleRuntime implements OnModuleInit, BeforeApplicationShutdown {
     // Delivery owns the attempts topic (and its retention setting); whichever starts first creates it.
     await ensureTopics(this.kafka, [
       { topic: topics.events, numPartitions },
+      { topic: topics.deliveriesDead, numPartitions },
       { topic: topics.deliveryAttempts, numPartitions, configs: { 'retention.ms': String(DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS) } },
     ]);
     await this.feed.start();
-    measureIndexWith({ attempts: this.attempts, calls: this.calls });
+    measureIndexWith(this);
     this.logger.info({ namespace: this.settings.topicNamespace, maxAttempts: this.settings.maxAttempts }, 'console reading attempts and events');
   }
 

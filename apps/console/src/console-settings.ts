@@ -11,6 +11,10 @@ export class ConsoleSettings extends CommonSettings {
   @Type(() => Number) @IsInt() @Min(1) @Max(5_000_000)
   maxAttempts!: number;
 
+  /** Dead-letter records held in memory; past it the oldest are evicted (and counted). */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1_000_000)
+  maxDeadLetters!: number;
+
   /** Calls kept per source for the live debugger; past it the oldest are evicted (and counted). */
   @Type(() => Number) @IsInt() @Min(1) @Max(10_000)
   callsPerSource!: number;
@@ -35,6 +39,7 @@ export class ConsoleSettings extends CommonSettings {
 export const CONSOLE_DEFAULTS = {
   // ~1.0-1.2 KB of heap each (measured; more with 1 KB error bodies): about 120 MB, inside the console's 256 MB old space.
   maxAttempts: 100_000,
+  maxDeadLetters: 10_000,
   callsPerSource: 100,
   deliveryUrl: 'http://127.0.0.1:8082',
   sessionTtlMs: 12 * HOUR,
@@ -48,6 +53,7 @@ export function consoleSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Co
     {
       ...commonSettingsFromEnv(env, 8083),
       maxAttempts: envNumber(env, 'CONSOLE_MAX_ATTEMPTS', d.maxAttempts),
+      maxDeadLetters: envNumber(env, 'CONSOLE_MAX_DEAD_LETTERS', d.maxDeadLetters),
       callsPerSource: envNumber(env, 'CONSOLE_CALLS_PER_SOURCE', d.callsPerSource),
       deliveryUrl: envString(env, 'CONSOLE_DELIVERY_URL', d.deliveryUrl),
       sessionTtlMs: envNumber(env, 'CONSOLE_SESSION_TTL_MS', d.sessionTtlMs),

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { ConsoleRuntime } from './console-runtime';
-import { AttemptFilter, DeadLetterView, IndexedAttempt, MessageTimeline } from './index/attempt-index';
+import { DeadLetter } from '@switchyard/contracts';
+import { AttemptFilter, IndexedAttempt, MessageTimeline } from './index/attempt-index';
 import { SampledCall } from './index/call-sample';
 import { DestinationHealth, destinationHealth, HEALTH_WINDOW } from './index/destination-health';
 
@@ -11,6 +12,13 @@ export interface DestinationSummary {
   name?: string;
   enabled?: boolean;
   health: DestinationHealth;
+}
+
+/** A dead letter, the attempt that dead-lettered it (its status and body), and the job's latest attempt (a replay's, if any). */
+export interface DeadLetterView {
+  deadLetter: DeadLetter;
+  deadAttempt?: IndexedAttempt;
+  latest?: IndexedAttempt;
 }
 
 export interface MessageQuery {
@@ -61,7 +69,13 @@ export class ConsoleViews {
   }
 
   deadLetters(destinationId: string | undefined, limit: number): DeadLetterView[] {
-    return this.runtime.attempts.deadLetters(destinationId, limit);
+    return this.runtime.deadLetters.latest(destinationId, limit).map((deadLetter) => {
+      const { messageId, destinationId: destination } = deadLetter;
+      const job = messageId && destination ? this.runtime.attempts.jobAttempts(messageId, destination) : [];
+      const deadAt = deadLetter.deadAt ? Date.parse(deadLetter.deadAt) : Infinity;
+      const deadAttempt = job.filter((a) => a.outcome === 'dead-lettered' && a.atMs <= deadAt).at(-1);
+      return { deadLetter, deadAttempt, latest: job.at(-1) };
+    });
   }
 
   sources(): Array<{ id: string; name: string }> {
@@ -77,9 +91,10 @@ export class ConsoleViews {
   }
 
   index() {
-    const { attempts, calls } = this.runtime;
+    const { attempts, deadLetters, calls } = this.runtime;
     return {
       attempts: { held: attempts.size, limit: attempts.limit, evicted: attempts.evicted },
+      deadLetters: { held: deadLetters.size, limit: deadLetters.limit, evicted: deadLetters.evicted },
       calls: { held: calls.size, perSource: calls.perSource, evicted: calls.evicted },
     };
   }

@@ -32,13 +32,13 @@ export class ConsoleApiController {
     return { messages: this.views.messages(messageQuery(query)) };
   }
 
-  /** `GET /api/dead-letters?destinationId=&limit=`: dead-lettered attempts, newest first, each with the job's latest attempt. */
+  /** `GET /api/dead-letters?destinationId=&limit=`: the dead-letter topic's records, newest first, each with the attempt that dead-lettered it and the job's latest. */
   @Get('dead-letters')
   deadLetters(@Query() query: RawInput) {
     return { deadLetters: this.views.deadLetters(text(query, 'destinationId'), limit(query, 100)) };
   }
 
-  /** `POST /api/replay` with `{messageId}`, `{destinationId}`, `{from, to}` or a mix: through delivery's replay. */
+  /** `POST /api/replay` with `{id}`, `{messageId}`, `{destinationId}`, `{from, to}` or a mix: through delivery's replay. */
   @Post('replay')
   @HttpCode(200)
   replay(@Body() body: RawInput) {

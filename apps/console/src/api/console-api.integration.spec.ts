@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Producer } from 'kafkajs';
-import { DeliveryAttempt, encodeDeliveryAttempts, topicNames } from '@switchyard/contracts';
+import { DeliveryAttempt, encodeDeliveryAttempts, encodeDeliveryHeaders, topicNames } from '@switchyard/contracts';
 import { listeningPort } from '@switchyard/service';
 import { createLogger } from '@switchyard/telemetry';
 import { eventually, freshNamespace, testKafka } from '../../../../test/support/kafka-test-kit';
@@ -48,6 +48,10 @@ describe('console API', () => {
     // One partition, so "oldest" is the order written here: two records of attempts, then one that holds none.
     const record = (ns: number[]) => ({ key: null, value: encodeDeliveryAttempts(ns.map(attempt)), partition: 0 });
     await producer.send({ topic: topics.deliveryAttempts, messages: [record([1, 2, 3]), record([4, 5, 6, 7, 8]), { key: null, value: 'not attempts', partition: 0 }] });
+    // m8's dead letter as delivery writes it, and one without ids (unreadable): both are listed.
+    const deadAt = Date.UTC(2026, 0, 1, 0, 0, 9);
+    const dead = encodeDeliveryHeaders({ ids: { destinationId: 'd1', sourceId: 's1', messageId: 'm8' }, trace: {}, state: { attempt: 1, replays: 0, lastError: 'HTTP 500' }, dead: { failure: 'permanent', deadAt } });
+    await producer.send({ topic: topics.deliveriesDead, messages: [{ key: null, value: '{}', headers: dead, partition: 0 }, { key: null, value: 'junk', partition: 0 }] });
   }, 60_000);
 
   afterAll(async () => {
@@ -65,9 +69,9 @@ describe('console API', () => {
   it('holds at most CONSOLE_MAX_ATTEMPTS: the oldest are evicted from every lookup and counted', async () => {
     const index = await eventually(async () => {
       const body = await json('/api/index');
-      return body.attempts?.['evicted'] === 3 && body;
-    }, 20_000, 'three evictions');
-    expect(index).toEqual({ attempts: { held: LIMIT, limit: LIMIT, evicted: 3 }, calls: { held: 0, perSource: 2, evicted: 0 } });
+      return body.attempts?.['evicted'] === 3 && body.deadLetters?.['held'] === 2 && body;
+    }, 20_000, 'three evictions and two dead letters');
+    expect(index).toEqual({ attempts: { held: LIMIT, limit: LIMIT, evicted: 3 }, deadLetters: { held: 2, limit: 10_000, evicted: 0 }, calls: { held: 0, perSource: 2, evicted: 0 } });
     expect((await json('/api/messages?messageId=m3')).messages).toEqual([]);
     expect((await json('/api/messages?messageId=m4')).messages).toEqual([expect.objectContaining({ messageId: 'm4', event: 'E4', attempts: [expect.objectContaining({ status: 200 })] })]);
     expect(((await json('/api/messages?userId=u0')).messages as Array<{ messageId: string }>).map((m) => m.messageId)).toEqual(['m8', 'm6', 'm4']);
@@ -82,7 +86,15 @@ describe('console API', () => {
     const { attempts } = await json('/api/destinations/d1/attempts?status=200&from=2026-01-01T00:00:05Z&to=2026-01-01T00:00:07Z');
     expect((attempts as DeliveryAttempt[]).map((a) => a.messageId)).toEqual(['m6', 'm5']);
     const { deadLetters } = await json('/api/dead-letters');
-    expect(deadLetters).toEqual([expect.objectContaining({ deadLetter: expect.objectContaining({ messageId: 'm8', status: 500 }) })]);
+    expect(deadLetters).toEqual([
+      { deadLetter: { id: '0:1', failure: 'unknown', reason: 'unknown', attempts: 0, replays: 0 } },
+      {
+        deadLetter: expect.objectContaining({ id: '0:0', destinationId: 'd1', messageId: 'm8', failure: 'permanent', reason: 'HTTP 500' }),
+        deadAttempt: expect.objectContaining({ messageId: 'm8', status: 500, outcome: 'dead-lettered' }),
+        latest: expect.objectContaining({ messageId: 'm8', status: 500 }),
+      },
+    ]);
+    expect(((await json('/api/dead-letters?destinationId=d1')).deadLetters as unknown[]).length).toBe(1);
   });
 
   it('refuses bad input with a 4xx that names the problem', async () => {
@@ -93,6 +105,7 @@ describe('console API', () => {
       ['/api/destinations/d1/attempts?limit=0', 400, 'limit must be an integer'],
       ['/api/destinations/nope/attempts', 404, 'no destination nope'],
       ['/api/sources/nope/calls', 404, 'no source nope'],
+      ['/api/dead-letters?limit=5000', 400, 'limit must be an integer'],
     ];
     for (const [path, status, message] of cases) {
       const response = await get(path);
@@ -131,6 +144,7 @@ describe('console API', () => {
     await app.close();
     await start();
     expect((await json('/api/index')).attempts).toEqual({ held: LIMIT, limit: LIMIT, evicted: 3 });
+    expect((await json('/api/index')).deadLetters).toEqual({ held: 2, limit: 10_000, evicted: 0 });
     expect((await json('/api/messages?messageId=m8')).messages).toHaveLength(1);
   });
 });

@@ -54,12 +54,14 @@ export function messageQuery(input: RawInput): { messageId?: string; userId?: st
 }
 
 /** A replay filter; an empty one is refused rather than replaying every dead letter. */
-export function replayFilter(input: RawInput): { messageId?: string; destinationId?: string; from?: string; to?: string } {
+export function replayFilter(input: RawInput): { id?: string; messageId?: string; destinationId?: string; from?: string; to?: string } {
   const iso = (name: string) => {
     const ms = time(input, name);
     return ms === undefined ? undefined : new Date(ms).toISOString();
   };
-  const filter = { messageId: text(input, 'messageId'), destinationId: text(input, 'destinationId'), from: iso('from'), to: iso('to') };
-  if (Object.values(filter).every((v) => v === undefined)) throw new BadRequestException('name what to replay: messageId, destinationId, from and/or to');
+  const id = text(input, 'id');
+  if (id !== undefined && !/^\d+:\d+$/.test(id)) throw new BadRequestException('id must name a dead letter as <partition>:<offset>');
+  const filter = { id, messageId: text(input, 'messageId'), destinationId: text(input, 'destinationId'), from: iso('from'), to: iso('to') };
+  if (Object.values(filter).every((v) => v === undefined)) throw new BadRequestException('name what to replay: id, messageId, destinationId, from and/or to');
   return filter;
 }

@@ -27,12 +27,6 @@ export interface AttemptFilter {
   to?: number;
 }
 
-/** A dead-lettered attempt and the job's latest attempt since (a replay's, if any). */
-export interface DeadLetterView {
-  deadLetter: IndexedAttempt;
-  latest: IndexedAttempt;
-}
-
 /**
  * The attempts the console knows, in memory and bounded: at most `limit` records; past it the
  * oldest is evicted from every lookup and counted. Records arrive in order, so the oldest record
@@ -43,7 +37,6 @@ export class AttemptIndex {
   private readonly byMessage = new Map<string, FifoList<IndexedAttempt>>();
   private readonly byUser = new Map<string, FifoList<IndexedAttempt>>();
   private readonly byDestination = new Map<string, FifoList<IndexedAttempt>>();
-  private readonly dead = new FifoList<IndexedAttempt>();
   private evictedCount = 0;
 
   constructor(readonly limit: number) {}
@@ -64,7 +57,6 @@ export class AttemptIndex {
       if (!list) map.set(key, (list = new FifoList()));
       list.push(entry);
     }
-    if (entry.outcome === 'dead-lettered') this.dead.push(entry);
     while (this.all.size > this.limit) this.evictOldest();
   }
 
@@ -101,16 +93,9 @@ export class AttemptIndex {
     return found;
   }
 
-  /** Dead-lettered attempts, newest first, each with its job's latest attempt. */
-  deadLetters(destinationId: string | undefined, limit: number): DeadLetterView[] {
-    const found: DeadLetterView[] = [];
-    for (const deadLetter of this.dead.newestFirst()) {
-      if (destinationId !== undefined && deadLetter.destinationId !== destinationId) continue;
-      const job = this.byMessage.get(deadLetter.messageId)?.oldestFirst().filter((a) => a.destinationId === deadLetter.destinationId) ?? [];
-      found.push({ deadLetter, latest: job[job.length - 1] ?? deadLetter });
-      if (found.length === limit) break;
-    }
-    return found;
+  /** One job's attempts (a message to one destination), oldest first. */
+  jobAttempts(messageId: string, destinationId: string): IndexedAttempt[] {
+    return (this.byMessage.get(messageId)?.oldestFirst() ?? []).filter((a) => a.destinationId === destinationId);
   }
 
   private keysOf(entry: IndexedAttempt): Array<[Map<string, FifoList<IndexedAttempt>>, string]> {
@@ -131,7 +116,6 @@ export class AttemptIndex {
       if (list?.peek() === oldest) list.shift();
       if (list?.size === 0) map.delete(key);
     }
-    if (this.dead.peek() === oldest) this.dead.shift();
     this.evictedCount += 1;
   }
 }

@@ -1,6 +1,7 @@
 import { DeliveryAttempt } from '@switchyard/contracts';
 import { AttemptIndex } from './attempt-index';
 import { CallSample } from './call-sample';
+import { DeadLetterIndex } from './dead-letter-index';
 import { destinationHealth } from './destination-health';
 import { FifoList } from './fifo-list';
 
@@ -23,13 +24,13 @@ describe('AttemptIndex', () => {
     expect(index.attemptsOf('d1', {}, 10).map((a) => a.messageId)).toEqual(['m5', 'm4', 'm3']);
   });
 
-  it('forgets a destination, user and dead letter once all their records are evicted', () => {
+  it('forgets a destination and a user once all their records are evicted', () => {
     const index = new AttemptIndex(1);
     index.add(attempt({ destinationId: 'gone', outcome: 'dead-lettered', status: 404 }));
     index.add(attempt({ destinationId: 'd2', userId: 'other' }));
     expect(index.destinationIds()).toEqual(['d2']);
     expect(index.messagesOfUser('u1', 10)).toEqual([]);
-    expect(index.deadLetters(undefined, 10)).toEqual([]);
+    expect(index.jobAttempts('m1', 'gone')).toEqual([]);
   });
 
   it('gives one message its attempts across URLs and retries, oldest first, found by userId or anonymousId', () => {
@@ -53,13 +54,22 @@ describe('AttemptIndex', () => {
     expect(index.attemptsOf('d1', {}, 1)).toHaveLength(1);
   });
 
-  it('shows a dead letter with the job attempt that followed its replay', () => {
+  it("gives one job's attempts, its replay's included, apart from the message's other destinations", () => {
     const index = new AttemptIndex(100);
     index.add(attempt({ status: 404, outcome: 'dead-lettered' }));
     index.add(attempt({ destinationId: 'd2', status: 200 }));
     index.add(attempt({ status: 200, outcome: 'delivered' }));
-    const [view] = index.deadLetters('d1', 10);
-    expect([view.deadLetter.status, view.latest.status, view.latest.outcome]).toEqual([404, 200, 'delivered']);
+    expect(index.jobAttempts('m1', 'd1').map((a) => [a.status, a.outcome])).toEqual([[404, 'dead-lettered'], [200, 'delivered']]);
+  });
+});
+
+describe('DeadLetterIndex', () => {
+  it('holds at most its limit, newest first, counting evictions', () => {
+    const index = new DeadLetterIndex(2);
+    for (const n of [1, 2, 3]) index.add({ id: `0:${n}`, destinationId: n === 2 ? 'd2' : 'd1', failure: 'permanent', reason: 'HTTP 404', attempts: 1, replays: 0 });
+    expect(index.latest(undefined, 10).map((d) => d.id)).toEqual(['0:3', '0:2']);
+    expect(index.latest('d1', 10).map((d) => d.id)).toEqual(['0:3']);
+    expect([index.size, index.evicted]).toEqual([2, 1]);
   });
 });
 

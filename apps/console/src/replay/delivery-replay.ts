@@ -2,6 +2,8 @@ import { HttpException } from '@nestjs/common';
 
 /** What to replay, as delivery's `POST /dead-letters/replay` takes it. */
 export interface ReplayFilter {
+  /** A dead letter's `<partition>:<offset>`. */
+  id?: string;
   messageId?: string;
   destinationId?: string;
   /** ISO 8601: dead-lettered at or after / before. */

@@ -1,6 +1,6 @@
-import { DeadLetterView, IndexedAttempt, MessageTimeline } from '../index/attempt-index';
+import { IndexedAttempt, MessageTimeline } from '../index/attempt-index';
 import { SampledCall } from '../index/call-sample';
-import { DestinationSummary } from '../console-views';
+import { DeadLetterView, DestinationSummary } from '../console-views';
 import { html, SafeHtml } from './html';
 
 export interface Source {
@@ -85,18 +85,20 @@ export function messagesPage(query: { messageId?: string; userId?: string }, mes
 }
 
 export function deadLettersPage(views: DeadLetterView[], sources: Source[], notice?: string): SafeHtml {
-  const rows = views.map(({ deadLetter: a, latest }) => {
-    const replayed = latest !== a;
-    return html`<tr class="dead-letter"><td>${a.at}</td><td><a href="/destinations/${encodeURIComponent(a.destinationId)}">${a.destinationId}</a></td>
-<td><a href="/messages?messageId=${encodeURIComponent(a.messageId)}">${a.messageId}</a></td><td>${a.type ?? ''} ${a.event ?? ''}</td>
-<td>${a.status ?? ''}</td><td>${a.error ?? ''}</td><td class="${latest.outcome}">${replayed ? `since: ${latest.outcome}` : 'dead'}</td>
-<td><form method="post" action="/dead-letters/replay"><input type="hidden" name="messageId" value="${a.messageId}">
-<input type="hidden" name="destinationId" value="${a.destinationId}"><button>Replay</button></form></td></tr>`;
+  const rows = views.map(({ deadLetter: d, deadAttempt: a, latest }) => {
+    const deadAt = d.deadAt ? Date.parse(d.deadAt) : Infinity;
+    const since = latest && latest.atMs > deadAt ? latest.outcome : undefined;
+    return html`<tr class="dead-letter" data-id="${d.id}"><td>${d.deadAt ?? ''}</td>
+<td>${d.destinationId ? html`<a href="/destinations/${encodeURIComponent(d.destinationId)}">${d.destinationId}</a>` : '—'}</td>
+<td>${d.messageId ? html`<a href="/messages?messageId=${encodeURIComponent(d.messageId)}">${d.messageId}</a>` : '—'}</td><td>${a?.type ?? ''} ${a?.event ?? ''}</td>
+<td>${a?.status ?? ''}</td><td>${d.failure}: ${d.reason}</td><td>${d.attempts}</td><td class="${since ?? 'dead-lettered'}">${since ? `since: ${since}` : 'dead'}</td>
+<td><form method="post" action="/dead-letters/replay"><input type="hidden" name="id" value="${d.id}">
+${d.messageId ? html`<input type="hidden" name="messageId" value="${d.messageId}">` : ''}<button>Replay</button></form></td></tr>`;
   });
   return layout(
     'Dead letters',
     html`${notice ? html`<p class="notice">${notice}</p>` : ''}
-<table><thead><tr><th>Dead-lettered</th><th>Destination</th><th>Message</th><th>Call</th><th>Status</th><th>Reason</th><th>Now</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
+<table><thead><tr><th>Dead-lettered</th><th>Destination</th><th>Message</th><th>Call</th><th>Status</th><th>Reason</th><th>Attempts</th><th>Now</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
     { sources },
   );
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { TopicNames } from '@switchyard/contracts';
+import { describeDeadRecord, TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
 import { traceRecordCreation } from '@switchyard/telemetry';
 import { DeliveryMetrics } from '../delivery-metrics';
-import { DeadLetterFilter, DeadRecord, describeDeadRecord, matchesFilter, replayHeaders } from './dead-letter';
+import { DeadLetterFilter, DeadRecord, matchesFilter, replayHeaders } from './dead-letter';
 
 const SCAN_TIMEOUT_MS = 60_000;
 

@@ -1,5 +1,5 @@
-import { DELIVERY_RECORD_HEADERS as DELIVERY_HEADERS, newJobHeaders } from '@switchyard/contracts';
-import { describeDeadRecord, matchesFilter, replayHeaders } from './dead-letter';
+import { DELIVERY_RECORD_HEADERS as DELIVERY_HEADERS, describeDeadRecord, newJobHeaders } from '@switchyard/contracts';
+import { matchesFilter, replayHeaders } from './dead-letter';
 
 const ids = newJobHeaders({ destinationId: 'd1', sourceId: 's1', messageId: 'm1' });
 const headers = {

@@ -1,20 +1,4 @@
-import { decodeDeliveryHeaders, deliveryJobId, encodeDeliveryHeaders, RecordHeaders } from '@switchyard/contracts';
-
-/** One record of the dead-letter topic as the API shows it. `id` is `<partition>:<offset>`. */
-export interface DeadLetter {
-  id: string;
-  jobId?: string;
-  destinationId?: string;
-  sourceId?: string;
-  messageId?: string;
-  failure: string;
-  reason: string;
-  attempts: number;
-  replays: number;
-  firstAttemptAt?: string;
-  lastAttemptAt?: string;
-  deadAt?: string;
-}
+import { DeadLetter, decodeDeliveryHeaders, encodeDeliveryHeaders, RecordHeaders } from '@switchyard/contracts';
 
 /** A dead letter and the raw record it came from (needed to replay it byte for byte). */
 export interface DeadRecord {
@@ -32,26 +16,6 @@ export interface DeadLetterFilter {
   from?: number;
   /** Dead-lettered before (epoch ms). */
   to?: number;
-}
-
-export function describeDeadRecord(partition: number, offset: string, headers: RecordHeaders): DeadLetter {
-  const { ids, state, dead } = decodeDeliveryHeaders(headers);
-  const { destinationId, sourceId, messageId } = ids;
-  const iso = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? undefined : new Date(ms).toISOString());
-  return {
-    id: `${partition}:${offset}`,
-    jobId: destinationId && messageId ? deliveryJobId(messageId, destinationId) : undefined,
-    destinationId,
-    sourceId,
-    messageId,
-    failure: dead?.failure ?? 'unknown',
-    reason: state.lastError ?? 'unknown',
-    attempts: state.attempt,
-    replays: state.replays,
-    firstAttemptAt: iso(state.firstAttemptAt),
-    lastAttemptAt: iso(state.lastAttemptAt),
-    deadAt: iso(dead?.deadAt),
-  };
 }
 
 export function matchesFilter(letter: DeadLetter, filter: DeadLetterFilter): boolean {
