@@ -10,7 +10,7 @@ import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { ServiceProcess } from '../test/support/service-process';
+import { freePort, ServiceProcess } from '../test/support/service-process';
 import { fillerText, startService } from './bench-kit';
 
 const writeKey = 'bench-write-key-0001';
@@ -49,11 +49,12 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
     destinations: [{ id: 'bench-hooks', type: 'Webhooks', enabled: true, sources: ['bench'], settings: { sharedSecret: 'bench-secret', webhooks: [{ url: receiver.url }] } }],
   }));
   const env = { WORKSPACE_CONFIG: workspace, TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`, TOPIC_PARTITIONS: String(options.partitions), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' };
-  const ingest = await startService('ingest', env, 18280);
-  const router = await startService('router', env, 18281);
-  const deliveries = await Promise.all(Array.from({ length: options.deliveryReplicas }, (_, i) => startService('delivery', env, 18282 + 10 * i)));
+  // Free ports, so benchmarks run side by side (or beside npm start) never reach each other's services.
+  const ingest = await startService('ingest', env, await freePort());
+  const router = await startService('router', env, await freePort());
+  const deliveries = await Promise.all(Array.from({ length: options.deliveryReplicas }, async () => startService('delivery', env, await freePort())));
   const procs: Record<string, ServiceProcess> = { ingest, router, ...Object.fromEntries(deliveries.map((d, i) => [options.deliveryReplicas === 1 ? 'delivery' : `delivery${i + 1}`, d])) };
-  const pool = new Pool('http://127.0.0.1:18280', { connections: 16 });
+  const pool = new Pool(ingest.url, { connections: 16 });
   return {
     procs,
     receipts: receiver.receipts,
