@@ -18,6 +18,7 @@ export async function startConsole(settings: ConsoleSettings, logger: Logger): P
       logger,
       port: settings.port,
       host: settings.host,
+      buildCommit: settings.buildCommit,
       configure: (nest) => {
         // The pages' forms post urlencoded bodies; Fastify parses only JSON by itself.
         nest.getHttpAdapter().getInstance().addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {

@@ -3,13 +3,12 @@ import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { topicNames, TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { BatchingProducer, compressionType, createKafka, DEFAULT_BATCHING, ensureTopics } from '@switchyard/kafka';
+import { BatchingProducer, compressionType, ConsumerLagMonitor, createKafka, DEFAULT_BATCHING, ensureTopics, exportConsumerLag } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { AttemptLog } from './attempts/attempt-log';
 import { DeliveryConsumer } from './consumer/delivery-consumer';
 import { DeadLetterStore } from './dead-letters/dead-letter-store';
-import { deliveryMetrics, measureRetryBacklogWith } from './delivery-metrics';
-import { RetryBacklog } from './consumer/retry-backlog';
+import { DeliveryMetrics, readLiveStateFrom } from './delivery-metrics';
 import { DeliverySettings } from './delivery-settings';
 import { LOGGER } from './delivery.tokens';
 import { systemClock } from './clock';
@@ -32,18 +31,23 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
   private readonly batching: BatchingProducer;
   private readonly client: UndiciWebhookClient;
   private readonly consumer: DeliveryConsumer;
-  private readonly retryBacklog: RetryBacklog;
   private readonly attemptLog: AttemptLog | undefined;
+  private readonly lag: ConsumerLagMonitor;
+  private readonly breakers: CircuitBreakers;
+  private readonly limiter: DestinationLimiter;
+  private readonly metrics = new DeliveryMetrics();
+  private stopExportingLag: (() => Promise<void>) | undefined;
+  private stopConfiguringMetrics: (() => void) | undefined;
   private producerConnected = false;
   private consumerJoined = false;
 
   constructor(
     private readonly settings: DeliverySettings,
     @Inject(LOGGER) private readonly logger: Logger,
-    workspace: WorkspaceConfigStore,
+    private readonly workspace: WorkspaceConfigStore,
     readiness: Readiness,
   ) {
-    const metrics = deliveryMetrics();
+    const metrics = this.metrics;
     const groupId = `${settings.topicNamespace}.delivery`;
     this.topics = topicNames(settings.topicNamespace);
     this.kafka = createKafka('switchyard-delivery', settings.kafkaBrokers, logger);
@@ -59,13 +63,15 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
       { connectionsPerOrigin: settings.maxInFlightPerDestination, blockPrivateAddresses: settings.blockPrivateAddresses },
       systemClock,
     );
+    this.breakers = new CircuitBreakers(settings.breakerFailureThreshold, settings.breakerOpenMs, systemClock);
+    this.limiter = new DestinationLimiter(settings.maxInFlightPerDestination);
     const worker = new DeliveryWorker({
       topics: this.topics,
       consumerGroup: groupId,
       destination: (id) => workspace.destination(id),
       client: this.client,
-      breakers: new CircuitBreakers(settings.breakerFailureThreshold, settings.breakerOpenMs, systemClock),
-      limiter: new DestinationLimiter(settings.maxInFlightPerDestination),
+      breakers: this.breakers,
+      limiter: this.limiter,
       clock: systemClock,
       random: Math.random,
       produce,
@@ -96,7 +102,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
       logger,
       metrics,
     );
-    this.retryBacklog = new RetryBacklog(this.kafka, groupId, settings.retryScheduleMs.map((_, i) => this.topics.retry(i + 1)));
+    this.lag = new ConsumerLagMonitor(this.kafka, [{ groupId, topics: [this.topics.deliveries, ...this.retryTopics] }]);
     this.deadLetters = new DeadLetterStore(this.kafka, this.topics, produce, logger, metrics);
     this.producer.on(this.producer.events.CONNECT, () => (this.producerConnected = true));
     this.producer.on(this.producer.events.DISCONNECT, () => (this.producerConnected = false));
@@ -104,22 +110,30 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     readiness.register('kafka', () => this.producerConnected && this.consumerJoined);
   }
 
+  private get retryTopics(): string[] {
+    return this.settings.retryScheduleMs.map((_, i) => this.topics.retry(i + 1));
+  }
+
   async onModuleInit(): Promise<void> {
     const numPartitions = this.settings.topicPartitions;
-    const retryTopics = this.settings.retryScheduleMs.map((_, i) => this.topics.retry(i + 1));
     const attempts = this.attemptLog
       ? [{ topic: this.topics.deliveryAttempts, numPartitions, configs: { 'retention.ms': String(this.settings.attemptsRetentionMs) } }]
       : [];
-    await ensureTopics(this.kafka, [...[this.topics.deliveries, ...retryTopics, this.topics.deliveriesDead].map((topic) => ({ topic, numPartitions })), ...attempts]);
+    await ensureTopics(this.kafka, [...[this.topics.deliveries, ...this.retryTopics, this.topics.deliveriesDead].map((topic) => ({ topic, numPartitions })), ...attempts]);
+    const configureMetrics = () => this.metrics.configure(this.workspace.config.destinations.map((d) => d.id), this.retryTopics.length);
+    configureMetrics();
+    this.stopConfiguringMetrics = this.workspace.onChange(configureMetrics);
     await this.producer.connect();
     await this.consumer.start();
-    measureRetryBacklogWith(this.retryBacklog);
+    readLiveStateFrom({ destinations: () => this.workspace.config.destinations, breakers: this.breakers, limiter: this.limiter, lag: this.lag, retryTopics: this.retryTopics });
+    this.stopExportingLag = exportConsumerLag(this.lag);
     this.logger.info({ brokers: this.settings.kafkaBrokers, namespace: this.settings.topicNamespace }, 'delivery consuming');
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    measureRetryBacklogWith(undefined);
-    await this.retryBacklog.close();
+    readLiveStateFrom(undefined);
+    this.stopConfiguringMetrics?.();
+    await (this.stopExportingLag?.() ?? this.lag.close());
     await this.consumer.stop();
     await this.batching.drain();
     await this.attemptLog?.drain();

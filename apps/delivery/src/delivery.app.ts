@@ -10,7 +10,7 @@ export async function startDelivery(settings: DeliverySettings, logger: Logger):
   const workspace = new WorkspaceConfigStore(settings.workspaceConfigPath, logger);
   workspace.watch();
   try {
-    const app = await startHttpService({ module: DeliveryModule.forRoot(settings, logger, workspace), logger, port: settings.port, host: settings.host });
+    const app = await startHttpService({ module: DeliveryModule.forRoot(settings, logger, workspace), logger, port: settings.port, host: settings.host, buildCommit: settings.buildCommit });
     app.getHttpServer().once('close', () => workspace.close());
     return app;
   } catch (error) {

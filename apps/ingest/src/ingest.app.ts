@@ -11,6 +11,7 @@ import { registerTextPlainAsJson } from './browser/text-plain-bodies';
 import { countRefusal } from './refusals';
 import { registerBodyHandling } from './tracking/body-handling';
 import { registerJsonBody } from './json-body/json-body';
+import { trackingRouteLabel } from './tracking/tracking-endpoints';
 
 const HTTP_TIMEOUT_CHECK_MS = 1000;
 
@@ -40,6 +41,8 @@ export async function startIngest(settings: IngestSettings, logger: Logger): Pro
       415: 'unsupported body: send Content-Type application/json (or text/plain holding JSON), with Content-Encoding identity, gzip or deflate',
     },
     onErrorAnswer: countRefusal,
+    buildCommit: settings.buildCommit,
+    routeLabel: trackingRouteLabel,
     configure: (nest) => {
       const instance = nest.getHttpAdapter().getInstance();
       registerCors(instance);

@@ -1,9 +1,7 @@
 import type { ErrorAnswerListener } from '@switchyard/service';
-import { Counter, metric } from '@switchyard/telemetry';
+import { ingestMetrics } from './ingest-metrics';
 
-const rejected = metric('switchyard_ingest_requests_rejected_total', () =>
-  new Counter({ name: 'switchyard_ingest_requests_rejected_total', help: 'Requests refused (4xx/5xx answers), by reason', labelNames: ['reason'] }),
-);
+const { rejected } = ingestMetrics();
 
 /** Probes and scrapes are not client requests; a not-ready probe answering 503 is no refusal. */
 const OPERATIONAL_PATHS = /^\/(health|metrics)(\/|$|\?)/;

@@ -44,6 +44,10 @@ export class CommonSettings {
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   logLevel!: string;
+
+  /** The commit this build came from, for switchyard_build_info; the image sets it at build time. */
+  @IsString() @Matches(/^([0-9a-f]{7,40}|unknown)$/, { message: 'buildCommit (SWITCHYARD_COMMIT) must be a git commit id (7 to 40 lowercase hex digits) or "unknown"' })
+  buildCommit!: string;
 }
 
 export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: number): Record<string, unknown> {
@@ -57,5 +61,6 @@ export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: numbe
     port: envNumber(env, 'PORT', defaultPort),
     host: envString(env, 'HOST', '0.0.0.0'),
     logLevel: envString(env, 'LOG_LEVEL', 'info'),
+    buildCommit: envString(env, 'SWITCHYARD_COMMIT', 'unknown'),
   };
 }

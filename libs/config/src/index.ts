@@ -2,3 +2,4 @@ export * from './settings';
 export * from './common-settings';
 export * from './workspace-config';
 export * from './workspace-config-store';
+export * from './workspace-metrics';

@@ -4,9 +4,15 @@ import { parse as parseYaml } from 'yaml';
 import type { Logger } from 'pino';
 import { ConfigError, validateSettings } from './settings';
 import { crossFieldProblems, Destination, Source, WorkspaceConfig } from './workspace-config';
+import { countWorkspaceReload, initialiseWorkspaceMetrics, reportLiveWorkspace, workspaceVersion } from './workspace-metrics';
 
 /** Reads, parses and validates a workspace configuration file. Throws ConfigError naming every problem. */
 export function loadWorkspaceConfig(path: string): WorkspaceConfig {
+  return loadWorkspace(path).config;
+}
+
+/** A validated configuration and the version of the file it came from. */
+function loadWorkspace(path: string): { config: WorkspaceConfig; version: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -27,7 +33,7 @@ export function loadWorkspaceConfig(path: string): WorkspaceConfig {
   if (problems.length > 0) {
     throw new ConfigError(`invalid workspace configuration ${path}:\n  - ${problems.join('\n  - ')}`);
   }
-  return config;
+  return { config, version: workspaceVersion(text) };
 }
 
 /** Indexes over one loaded configuration, built once per load rather than per call. */
@@ -37,7 +43,12 @@ class WorkspaceIndex {
   readonly destinationsById: Map<string, Destination>;
   readonly destinationsBySource: Map<string, Destination[]>;
 
-  constructor(readonly config: WorkspaceConfig) {
+  readonly config: WorkspaceConfig;
+  readonly version: string;
+
+  constructor({ config, version }: { config: WorkspaceConfig; version: string }) {
+    this.config = config;
+    this.version = version;
     this.sourcesByWriteKey = new Map(config.sources.map((s) => [s.writeKey, s]));
     this.sourcesById = new Map(config.sources.map((s) => [s.id, s]));
     this.destinationsById = new Map(config.destinations.map((d) => [d.id, d]));
@@ -68,11 +79,18 @@ export class WorkspaceConfigStore {
     private readonly pollIntervalMs = 500,
   ) {
     this.seen = versionOf(path);
-    this.index = new WorkspaceIndex(loadWorkspaceConfig(path));
+    this.index = new WorkspaceIndex(loadWorkspace(path));
+    initialiseWorkspaceMetrics();
+    reportLiveWorkspace(this.version);
   }
 
   get config(): WorkspaceConfig {
     return this.index.config;
+  }
+
+  /** The live configuration's version (see workspaceVersion). */
+  get version(): string {
+    return this.index.version;
   }
 
   sourceByWriteKey(writeKey: string): Source | undefined {
@@ -117,15 +135,18 @@ export class WorkspaceConfigStore {
   /** Re-reads the file now. Returns false (and keeps the current configuration) when it is invalid. */
   reload(): boolean {
     try {
-      this.index = new WorkspaceIndex(loadWorkspaceConfig(this.path));
+      this.index = new WorkspaceIndex(loadWorkspace(this.path));
     } catch (error) {
+      countWorkspaceReload('refused');
       this.logger.error({ path: this.path, reason: (error as Error).message }, 'workspace configuration change refused; previous configuration stays live');
       return false;
     }
     this.logger.info(
-      { path: this.path, sources: this.config.sources.length, destinations: this.config.destinations.length },
+      { path: this.path, version: this.version, sources: this.config.sources.length, destinations: this.config.destinations.length },
       'workspace configuration reloaded',
     );
+    countWorkspaceReload('applied');
+    reportLiveWorkspace(this.version);
     for (const listener of this.listeners) listener(this.config);
     return true;
   }

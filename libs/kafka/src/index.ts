@@ -6,3 +6,4 @@ export * from './batching-producer';
 export * from './compression';
 export * from './request-size';
 export * from './offset-committer';
+export * from './consumer-lag';

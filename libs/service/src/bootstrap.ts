@@ -3,10 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
-import { traceHttpRoutes } from '@switchyard/telemetry';
+import { reportBuildInfo, traceHttpRoutes } from '@switchyard/telemetry';
 import { ErrorAnswerListener, HttpErrorFilter } from './http-exception.filter';
 import { PinoNestLogger } from './nest-logger';
 import { registerRequestLog, requestIdOptions } from './request-log';
+import { registerRequestMetrics, RouteLabel } from './request-metrics';
 
 export interface HttpServiceOptions {
   module: Type<unknown> | ReturnType<() => import('@nestjs/common').DynamicModule>;
@@ -20,6 +21,10 @@ export interface HttpServiceOptions {
   onErrorAnswer?: ErrorAnswerListener;
   /** Runs on the Fastify instance before routes are registered (content parsers, hooks). */
   configure?: (app: NestFastifyApplication) => void | Promise<void>;
+  /** The commit of this build (settings' SWITCHYARD_COMMIT), for switchyard_build_info. */
+  buildCommit: string;
+  /** The `route` label of request metrics; the route pattern by default. */
+  routeLabel?: RouteLabel;
 }
 
 /** Starts a Nest application on Fastify with the shared error filter, pino logging and a clean SIGTERM exit. */
@@ -34,6 +39,8 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Nes
   app.useGlobalFilters(new HttpErrorFilter(options.logger, options.errorMessages, options.onErrorAnswer));
   registerRequestLog(app.getHttpAdapter().getInstance(), options.logger);
   traceHttpRoutes(app.getHttpAdapter().getInstance());
+  registerRequestMetrics(app.getHttpAdapter().getInstance(), options.routeLabel);
+  reportBuildInfo(options.buildCommit);
   await options.configure?.(app);
   await app.listen(options.port, options.host);
   exitCleanlyOn(['SIGTERM', 'SIGINT'], app, options.logger);

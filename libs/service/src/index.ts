@@ -3,3 +3,4 @@ export * from './http-exception.filter';
 export * from './nest-logger';
 export * from './request-log';
 export * from './admin-token.guard';
+export * from './request-metrics';

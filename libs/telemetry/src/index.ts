@@ -1,5 +1,6 @@
 export * from './logger';
 export * from './metrics';
+export * from './build-info';
 export * from './readiness';
 export * from './observability.module';
 export * from './kafka-trace';

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { decodeDeliveryAttempts, DeliveryAttempt } from '@switchyard/contracts';
 import type { BatchingProducer, OutgoingRecord } from '@switchyard/kafka';
-import { deliveryMetrics } from '../delivery-metrics';
+import { DeliveryMetrics } from '../delivery-metrics';
 import { ReadyJob } from '../pipeline/read-record';
 import { AttemptLog, ATTEMPTS_PER_RECORD } from './attempt-log';
 import { attemptRecords } from './attempt-records';
@@ -41,7 +41,7 @@ describe('attemptRecords', () => {
 
 describe('AttemptLog', () => {
   const attempt = attemptRecords({ job, nowMs: 0, step: { kind: 'dead', failure: 'undeliverable', state } });
-  const lost = async (reason: string) => (await deliveryMetrics().attemptRecordsLost.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+  const lost = async (reason: string) => (await new DeliveryMetrics().attemptRecordsLost.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
   /** A batching producer whose sends settle only when the test says. */
   const scriptedBatching = () => {
     const sent: Array<{ records: OutgoingRecord[]; settle: (error?: Error) => void }> = [];
@@ -54,7 +54,7 @@ describe('AttemptLog', () => {
 
   it('packs attempts into one record, never throws nor waits on a failing topic, and counts what it could not write', async () => {
     const { sent, batching } = scriptedBatching();
-    const log = new AttemptLog(batching, 'ns.deliveries.attempts.v1', deliveryMetrics(), pino({ level: 'silent' }), 2);
+    const log = new AttemptLog(batching, 'ns.deliveries.attempts.v1', new DeliveryMetrics(), pino({ level: 'silent' }), 2);
     const before = { failed: await lost('produce-failed'), backlog: await lost('backlog') };
     log.record(attempt);
     log.record(attempt);
@@ -75,7 +75,7 @@ describe('AttemptLog', () => {
 
   it(`writes a full record at once, without waiting for the linger`, () => {
     const { sent, batching } = scriptedBatching();
-    const log = new AttemptLog(batching, 't', deliveryMetrics(), pino({ level: 'silent' }));
+    const log = new AttemptLog(batching, 't', new DeliveryMetrics(), pino({ level: 'silent' }));
     for (let i = 0; i < ATTEMPTS_PER_RECORD; i++) log.record(attempt);
     expect(sent).toHaveLength(1);
     expect(decodeDeliveryAttempts(sent[0].records[0].value as string).attempts).toHaveLength(ATTEMPTS_PER_RECORD);

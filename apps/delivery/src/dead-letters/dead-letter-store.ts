@@ -35,7 +35,7 @@ export class DeadLetterStore {
     // The replayed jobs continue the replay request's trace; their create span links to the trace each came from.
     const jobs = records.map((r) => ({ topic: this.topics.deliveries, key: r.key?.toString('utf8') ?? null, value: r.value ?? Buffer.alloc(0), headers: replayHeaders(r) }));
     await this.produce(traceRecordCreation(jobs));
-    this.metrics.replays.inc(records.length);
+    this.metrics.replayed(records.length);
     this.logger.info({ replayed: records.length, filter }, 'dead letters replayed');
     return records;
   }

@@ -33,6 +33,6 @@ export function matchesFilter(letter: DeadLetter, filter: DeadLetterFilter): boo
  * trace context and counts the replay, so a job that dies again shows how often it was replayed.
  */
 export function replayHeaders(record: DeadRecord): Record<string, string> {
-  const { ids, trace } = decodeDeliveryHeaders(record.headers);
-  return encodeDeliveryHeaders({ ids, trace, state: { attempt: 0, replays: record.letter.replays + 1 } });
+  const { ids, trace, receivedAt } = decodeDeliveryHeaders(record.headers);
+  return encodeDeliveryHeaders({ ids, trace, receivedAt, state: { attempt: 0, replays: record.letter.replays + 1 } });
 }

@@ -1,5 +1,8 @@
 import { Clock } from '../clock';
 
+/** closed: requests flow; open: failing fast; half-open: the open period is over and the next request (or the one in flight) probes. */
+export type CircuitState = 'closed' | 'open' | 'half-open';
+
 interface Circuit {
   consecutiveFailures: number;
   lastFailure: string;
@@ -43,6 +46,12 @@ export class CircuitBreakers {
     circuit.probing = false;
     if (circuit.consecutiveFailures >= this.failureThreshold) circuit.openUntil = this.clock.now() + this.openMs;
     this.circuits.set(url, circuit);
+  }
+
+  state(url: string): CircuitState {
+    const circuit = this.circuits.get(url);
+    if (!circuit || circuit.consecutiveFailures < this.failureThreshold) return 'closed';
+    return this.clock.now() < circuit.openUntil ? 'open' : 'half-open';
   }
 
   /** Why the circuit of `url` is open, for the job's last error; undefined when it is closed. */

@@ -3,7 +3,8 @@ import { RetryState } from '@switchyard/contracts';
 import { AttemptResult } from './make-attempt';
 
 /** Why a job ended in the dead-letter topic. */
-export type DeadFailure = 'permanent' | 'window-spent' | 'undeliverable' | 'unreadable';
+export const DEAD_FAILURES = ['permanent', 'window-spent', 'undeliverable', 'unreadable'] as const;
+export type DeadFailure = (typeof DEAD_FAILURES)[number];
 
 export type NextStep =
   | { kind: 'delivered'; state: RetryState }

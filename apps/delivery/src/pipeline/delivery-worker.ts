@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Destination } from '@switchyard/config';
-import { DELIVERY_RECORD_HEADERS, headerString, TopicNames } from '@switchyard/contracts';
+import { decodeReceivedAt, DELIVERY_RECORD_HEADERS, headerString, TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
 import { annotateActiveSpan, markSpanFailed, Span, traceRecordCreation, withProcessSpan } from '@switchyard/telemetry';
 import { AttemptSink } from '../attempts/attempt-log';
@@ -62,7 +62,9 @@ export class DeliveryWorker {
     // The job's span joins the event's trace (traceparent travels with the job through retries);
     // the webhook request undici makes inside it is its child and carries it to the receiver.
     return withProcessSpan(record, this.deps.consumerGroup, async (span) => {
-      const { step, finished } = await this.attempt(record);
+      // The same header the job is read by later; a record without it is refused in its slot as unreadable.
+      const destinationId = headerString(record.headers, DELIVERY_RECORD_HEADERS.destinationId) ?? '';
+      const { step, finished } = await this.attempt(record, destinationId);
       const output = outputRecord(step, record, this.deps.topics, this.deps.clock.now());
       // The retry or dead-letter record gets a create span here, so the job's next attempt (or
       // its replay) continues this trace.
@@ -70,7 +72,7 @@ export class DeliveryWorker {
       // Recorded once the outcome is durable, so an attempt shown as dead-lettered can be replayed;
       // never awaited: the attempt log must not delay the job.
       if (finished) this.deps.attempts?.record(attemptRecords(finished));
-      this.observe(step, record);
+      this.observe(step, record, destinationId);
       if (span.isRecording()) describeOutcome(span, step);
       return step;
     });
@@ -87,9 +89,7 @@ export class DeliveryWorker {
    * raw bytes rather than as parsed jobs and signed bodies, which outlived V8's young generation
    * and made most of delivery's GC work.
    */
-  private attempt(record: IncomingRecord): Promise<Attempted> {
-    // The same header the job is read by later; a record without it is refused in its slot as unreadable.
-    const destinationId = headerString(record.headers, DELIVERY_RECORD_HEADERS.destinationId) ?? '';
+  private attempt(record: IncomingRecord, destinationId: string): Promise<Attempted> {
     return this.deps.limiter.run(destinationId, () => this.attemptInSlot(record));
   }
 
@@ -113,7 +113,7 @@ export class DeliveryWorker {
       breakers: deps.breakers,
       clock: deps.clock,
       timeoutMs: deps.requestTimeoutMs,
-      onRequest: (seconds, outcome) => deps.metrics.requestSeconds.observe({ result: outcome }, seconds),
+      onRequest: (seconds, outcome) => deps.metrics.requestDone(prepared.plan.destinationId, seconds, outcome),
     });
     this.logFailures(read.job.jobId, read.state.attempt + 1, result);
     const nowMs = deps.clock.now();
@@ -141,12 +141,11 @@ export class DeliveryWorker {
     }
   }
 
-  private observe(step: NextStep, record: IncomingRecord): void {
-    const { metrics, logger } = this.deps;
-    metrics.deliveries.inc({ outcome: step.kind });
-    if (step.kind === 'retry') metrics.retries.inc({ tier: String(step.tier) });
+  private observe(step: NextStep, record: IncomingRecord, destinationId: string): void {
+    const { metrics, logger, clock } = this.deps;
+    const receivedAt = step.kind === 'delivered' ? decodeReceivedAt(record.headers) : undefined;
+    metrics.jobFinished(destinationId, step, receivedAt === undefined ? undefined : (clock.now() - receivedAt) / 1000);
     if (step.kind === 'dead') {
-      metrics.deadLetters.inc({ failure: step.failure });
       logger.warn({ topic: record.topic, offset: record.offset, failure: step.failure, attempts: step.state.attempt, reason: step.state.lastError }, 'job dead-lettered');
     }
   }

@@ -19,8 +19,8 @@ export function outputRecord(step: NextStep, record: IncomingRecord, topics: Top
   if (step.kind === 'delivered') return undefined;
   const key = record.key?.toString('utf8') ?? null;
   const value = record.value ?? Buffer.alloc(0);
-  const { ids, trace } = decodeDeliveryHeaders(record.headers);
-  if (step.kind === 'retry') return { topic: topics.retry(step.tier), key, value, headers: encodeDeliveryHeaders({ ids, trace, state: step.state }) };
+  const { ids, trace, receivedAt } = decodeDeliveryHeaders(record.headers);
+  if (step.kind === 'retry') return { topic: topics.retry(step.tier), key, value, headers: encodeDeliveryHeaders({ ids, trace, receivedAt, state: step.state }) };
   const dead = { failure: step.failure, deadAt: nowMs };
-  return { topic: topics.deliveriesDead, key, value, headers: encodeDeliveryHeaders({ ids, trace, state: step.state, dead }) };
+  return { topic: topics.deliveriesDead, key, value, headers: encodeDeliveryHeaders({ ids, trace, receivedAt, state: step.state, dead }) };
 }

@@ -17,3 +17,15 @@ const ENDPOINTS = new Map<string, CallType | 'batch'>([
 export function trackingEndpoint(name: string): CallType | 'batch' | undefined {
   return ENDPOINTS.get(name);
 }
+
+/** The Fastify route of every tracking endpoint (Nest registers `@Post(':endpoint')` under `v1`). */
+const TRACKING_ROUTE = '/v1/:endpoint';
+
+/**
+ * The `route` label of a request's metrics: a known tracking endpoint by its own path
+ * (`/v1/track`, `/v1/t`, …), anything else under its route pattern, so unknown paths add no series.
+ */
+export function trackingRouteLabel(route: string, params: unknown): string {
+  const endpoint = (params as { endpoint?: unknown } | undefined)?.endpoint;
+  return route === TRACKING_ROUTE && typeof endpoint === 'string' && trackingEndpoint(endpoint) ? `/v1/${endpoint}` : route;
+}

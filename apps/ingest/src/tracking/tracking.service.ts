@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Call, eventKey, IngestedEvent, JsonObject, TopicNames } from '@switchyard/contracts';
 import { BatchingProducer } from '@switchyard/kafka';
-import { annotateActiveSpan, Counter, metric, traceRecordCreation } from '@switchyard/telemetry';
+import { annotateActiveSpan, traceRecordCreation } from '@switchyard/telemetry';
+import { ingestMetrics, timedProduce } from '../ingest-metrics';
 import { LOGGER, TOPICS } from '../ingest.tokens';
 import { normaliseCall, RequestContext } from './call-normaliser';
 
-const accepted = metric('switchyard_ingest_calls_accepted_total', () =>
-  new Counter({ name: 'switchyard_ingest_calls_accepted_total', help: 'Calls durably written to Kafka', labelNames: ['type'] }),
-);
+const { accepted } = ingestMetrics();
 
 /** Writes accepted calls to the events topic and resolves once the broker acknowledged all of them. */
 @Injectable()
@@ -34,7 +33,7 @@ export class TrackingService {
       })),
     );
     annotateActiveSpan({ 'switchyard.source_id': sourceId, ...(calls.length === 1 ? { 'switchyard.message_id': calls[0].messageId } : {}) });
-    await this.producer.send(records);
+    await timedProduce(this.producer.send(records));
     for (const call of calls) accepted.inc({ type: call.type });
     this.logger.debug({ sourceId, count: calls.length }, 'calls accepted');
     return calls;

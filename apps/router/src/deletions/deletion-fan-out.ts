@@ -29,7 +29,8 @@ export function deleteNotifications(request: DeletionRequested, workspace: Sourc
     if (destinations.length === 0) return [];
     return [...new Set(request.userIds)].map((userId) => {
       const messageId = derivedMessageId('delete', request.requestId, sourceId, userId);
-      return { destinations, message: { sourceId, userKey: userId, messageId, body: deleteEnvelope({ userId, timestamp: request.requestedAt, messageId }) } };
+      const body = deleteEnvelope({ userId, timestamp: request.requestedAt, messageId });
+      return { destinations, message: { sourceId, userKey: userId, messageId, body, receivedAt: request.requestedAt } };
     });
   });
 }

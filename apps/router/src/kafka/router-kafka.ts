@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
-import { compressionType, ensureTopics } from '@switchyard/kafka';
+import { compressionType, ConsumerLagMonitor, ensureTopics, exportConsumerLag } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { ConsumeTransformProduce } from '../pipeline/consume-transform-produce';
 import { BatchHandler } from '../pipeline/batch-handler';
@@ -20,6 +20,8 @@ import { EventRoutingHandler } from '../events/event-routing.handler';
 @Injectable()
 export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
   private readonly pipelines: ConsumeTransformProduce[];
+  private readonly lag: ConsumerLagMonitor;
+  private stopExportingLag: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly kafka: Kafka,
@@ -37,6 +39,7 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
       this.pipeline('audiences', [topics.audiences], audiences),
     ];
     readiness.register('kafka', () => this.pipelines.every((p) => p.isRunning));
+    this.lag = new ConsumerLagMonitor(kafka, this.pipelines.map((p) => ({ groupId: p.options.groupId, topics: p.options.topics })));
   }
 
   async onModuleInit(): Promise<void> {
@@ -50,6 +53,7 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
     ]);
     await this.ensureChangelog();
     await Promise.all(this.pipelines.map((p) => p.start()));
+    this.stopExportingLag = exportConsumerLag(this.lag);
     this.logger.info({ brokers: this.settings.kafkaBrokers, transactional: this.settings.transactional }, 'router consuming');
   }
 
@@ -79,6 +83,7 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await (this.stopExportingLag?.() ?? this.lag.close());
     await Promise.all(this.pipelines.map((p) => p.stop()));
   }
 

@@ -46,7 +46,7 @@ export class ConsumeTransformProduce {
 
   constructor(
     kafka: Kafka,
-    private readonly options: PipelineOptions,
+    readonly options: PipelineOptions,
     private readonly handler: BatchHandler,
     private readonly logger: Logger,
   ) {

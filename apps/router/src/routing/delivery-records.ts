@@ -20,6 +20,8 @@ export interface Addressed {
   userKey: string;
   messageId: string;
   body: WebhookEnvelope;
+  /** When ingest received the call (ISO 8601): rides in a header so delivery can measure the event's age at delivery. */
+  receivedAt?: string;
 }
 
 /**
@@ -28,11 +30,12 @@ export interface Addressed {
  */
 export function deliveryRecords(topic: string, destinations: readonly Destination[], message: Addressed): OutputRecord[] {
   const value = JSON.stringify(message.body);
+  const receivedAt = message.receivedAt === undefined ? undefined : Date.parse(message.receivedAt);
   return destinations.map((destination) => ({
     topic,
     key: deliveryKey(destination.id, message.sourceId, message.userKey),
     value,
-    headers: newJobHeaders({ destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId }),
+    headers: newJobHeaders({ destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId }, {}, receivedAt),
   }));
 }
 
@@ -43,6 +46,6 @@ export function deliveryRecords(topic: string, destinations: readonly Destinatio
 export function routeCall(topic: string, sourceDestinations: readonly Destination[], sourceId: string, call: Call): OutputRecord[] {
   const destinations = receivingDestinations(sourceDestinations, call.integrations);
   if (destinations.length === 0) return [];
-  const message = { sourceId, userKey: call.userId ?? call.anonymousId ?? '', messageId: call.messageId, body: webhookEnvelope(call) };
+  const message = { sourceId, userKey: call.userId ?? call.anonymousId ?? '', messageId: call.messageId, body: webhookEnvelope(call), receivedAt: call.receivedAt };
   return deliveryRecords(topic, destinations, message);
 }

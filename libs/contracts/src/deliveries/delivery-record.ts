@@ -46,6 +46,12 @@ export interface DeliveryRecordHeaders {
   dead?: DeadMark;
   /** The W3C trace context (`traceparent`, `tracestate`), carried unchanged. */
   trace: Record<string, string>;
+  /**
+   * When ingest received the call (epoch ms), carried unchanged through retries, dead letters and
+   * replays, so delivery measures an event's age without parsing the envelope. Absent on jobs
+   * written by routers before it existed.
+   */
+  receivedAt?: number;
 }
 
 /** Kafka header names of the family: the one table every writer and reader uses. */
@@ -61,6 +67,7 @@ export const DELIVERY_RECORD_HEADERS = {
   replays: 'x-switchyard-replays',
   failure: 'x-switchyard-failure',
   deadAt: 'x-switchyard-dead-at',
+  receivedAt: 'x-switchyard-received-at',
 } as const;
 
 const TRACE_HEADERS = ['traceparent', 'tracestate'] as const;
@@ -103,15 +110,16 @@ export function encodeDeliveryHeaders(record: DeliveryRecordHeaders): Record<str
   put(H.lastError, state.lastError);
   put(H.failure, dead?.failure);
   put(H.deadAt, iso(dead?.deadAt));
+  put(H.receivedAt, iso(record.receivedAt));
   return headers;
 }
 
 /** The history of a job the router just wrote: no attempt yet. */
 export const NEW_JOB: Readonly<RetryState> = Object.freeze({ attempt: 0, replays: 0 });
 
-/** Headers of a job as the router writes it: ids and trace context. */
-export function newJobHeaders(ids: DeliveryJobIds, trace: Record<string, string> = {}): Record<string, string> {
-  return encodeDeliveryHeaders({ ids, trace, state: NEW_JOB });
+/** Headers of a job as the router writes it: ids, trace context and the call's receipt time. */
+export function newJobHeaders(ids: DeliveryJobIds, trace: Record<string, string> = {}, receivedAt?: number): Record<string, string> {
+  return encodeDeliveryHeaders({ ids, trace, state: NEW_JOB, receivedAt });
 }
 
 /** Decodes whatever is there; a record from the router has ids and trace only (attempt 0). */
@@ -139,7 +147,13 @@ export function decodeDeliveryHeaders(headers: RecordHeaders): DeliveryRecordHea
     },
     dead: failure === undefined ? undefined : { failure, deadAt: deadAt ?? NaN },
     trace,
+    receivedAt: time(text(H.receivedAt)),
   };
+}
+
+/** The call's receipt time alone: what delivery reads of a delivered job for its age. */
+export function decodeReceivedAt(headers: RecordHeaders): number | undefined {
+  return time(headerString(headers, DELIVERY_RECORD_HEADERS.receivedAt));
 }
 
 /** The retry state alone: what the delivery consumer reads of every retry record to gate it. */
