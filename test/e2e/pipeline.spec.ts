@@ -271,8 +271,8 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
     const [ingest, router, delivery] = await Promise.all(services.map(scrape));
     expect(ingest).toMatch(/switchyard_ingest_calls_accepted_total\{type="track"\} [1-9]/);
     expect(router).toMatch(/switchyard_router_calls_total\{outcome="routed"\} [1-9]/);
-    expect(delivery).toMatch(/switchyard_delivery_jobs_total\{outcome="delivered"\} [1-9]/);
-    expect(delivery).toMatch(/switchyard_delivery_request_duration_seconds_count\{result="delivered"\} [1-9]/);
+    expect(delivery).toMatch(/switchyard_delivery_jobs_total\{destination="hooks",outcome="delivered"\} [1-9]/);
+    expect(delivery).toMatch(/switchyard_delivery_request_duration_seconds_count\{destination="hooks",result="delivered"\} [1-9]/);
     expect(delivery).toMatch(/switchyard_delivery_retry_backlog\{tier="1"\} 0/);
     for (const text of [ingest, router, delivery]) expect(text).toMatch(/process_resident_memory_bytes \d+/);
   });

@@ -11,7 +11,12 @@ import { routeCall } from '../routing/delivery-records';
 import { LOGGER, TOPICS } from '../router.tokens';
 import { readIngestedEvent } from './ingested-event-reader';
 
-const routed = metric('switchyard_router_calls_total', () => new Counter({ name: 'switchyard_router_calls_total', help: 'Calls read from the events topic, by outcome', labelNames: ['outcome'] }));
+const routed = metric('switchyard_router_calls_total', () => {
+  const counter = new Counter({ name: 'switchyard_router_calls_total', help: 'Calls read from the events topic, by outcome', labelNames: ['outcome'] });
+  // Every outcome from 0, so increase() sees the first of each.
+  for (const outcome of ['routed', 'no_destination', 'dead_lettered']) counter.inc({ outcome }, 0);
+  return counter;
+});
 const jobsProduced = metric('switchyard_router_delivery_jobs_total', () => new Counter({ name: 'switchyard_router_delivery_jobs_total', help: 'Delivery jobs produced' }));
 
 /** Events topic → one delivery job per receiving destination; unreadable records → dead letters. */
