@@ -1,10 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { register } from 'prom-client';
 import { ConfigError } from './settings';
 import { loadWorkspaceConfig, WorkspaceConfigStore } from './workspace-config-store';
+import { workspaceVersion } from './workspace-metrics';
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
 let fileNo = 0;
@@ -91,6 +93,28 @@ describe('WorkspaceConfigStore', () => {
     expect(lines.join('')).toMatch(/change refused; previous configuration stays live/);
     expect(lines.join('')).toMatch(/unknown source \\"gone\\"/);
     expect(lines.join('')).not.toMatch(/top-secret-value|web-write-key/);
+    store.close();
+  });
+
+  it('counts applied and refused edits and exports the live version, a hash of the file', async () => {
+    const path = write(workspace());
+    const store = new WorkspaceConfigStore(path, pino({ level: 'silent' }));
+    const reloads = async (result: string) => (await register.getSingleMetric('switchyard_workspace_reloads_total')!.get()).values.find((v) => v.labels.result === result)?.value;
+    const liveVersions = async () => (await register.getSingleMetric('switchyard_workspace_config_info')!.get()).values.map((v) => v.labels.version);
+    const [applied, refused] = [await reloads('applied'), await reloads('refused')];
+    expect(refused).toBeDefined();
+    const first = store.version;
+    expect(first).toBe(workspaceVersion(readFileSync(path, 'utf8')));
+    expect(await liveVersions()).toEqual([first]);
+
+    writeFileSync(path, JSON.stringify(workspace({ sources: [source('web'), source('app')] })));
+    store.reload();
+    expect(store.version).not.toBe(first);
+    expect(await liveVersions()).toEqual([store.version]);
+    writeFileSync(path, '{ "sources": [');
+    store.reload();
+    expect([await reloads('applied'), await reloads('refused')]).toEqual([applied! + 1, refused! + 1]);
+    expect(await liveVersions()).toEqual([store.version]);
     store.close();
   });
 

@@ -1,4 +1,4 @@
-import { decodeDeliveryHeaders, decodeNotBefore, DeliveryRecordHeaders, deliveryKey, encodeDeliveryHeaders, newJobHeaders } from './delivery-record';
+import { decodeDeliveryHeaders, decodeNotBefore, decodeReceivedAt, DeliveryRecordHeaders, deliveryKey, encodeDeliveryHeaders, newJobHeaders } from './delivery-record';
 
 /** Headers as kafkajs hands them to a consumer: Buffers. */
 const asRead = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)]));
@@ -27,6 +27,17 @@ describe('delivery record headers', () => {
       'x-switchyard-message-id': 'm-1',
     });
     expect(decodeDeliveryHeaders(asRead(headers)).state).toEqual({ attempt: 0, replays: 0, firstAttemptAt: undefined, lastAttemptAt: undefined, notBefore: undefined, lastError: undefined });
+  });
+
+  it("carries the call's receipt time from the router's job through a retry, so the age at delivery counts from ingest", () => {
+    const receivedAt = Date.parse('2026-11-23T07:00:00.250Z');
+    const routed = newJobHeaders(ids, {}, receivedAt);
+    expect(routed['x-switchyard-received-at']).toBe('2026-11-23T07:00:00.250Z');
+    const { trace, receivedAt: carried } = decodeDeliveryHeaders(asRead(routed));
+    const retried = encodeDeliveryHeaders({ ids, trace, receivedAt: carried, state: { attempt: 1, replays: 0 } });
+    expect(decodeReceivedAt(asRead(retried))).toBe(receivedAt);
+    expect(decodeReceivedAt(asRead(newJobHeaders(ids)))).toBeUndefined();
+    expect(decodeReceivedAt({ 'x-switchyard-received-at': Buffer.from('yesterday') })).toBeUndefined();
   });
 
   it('reads records written by the previous release (the format is pinned)', () => {
