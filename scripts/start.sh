@@ -26,6 +26,8 @@ fi
 export WORKSPACE_CONFIG DEMO_RECEIVER_PORT
 export ADMIN_TOKEN="${ADMIN_TOKEN:-demo-admin-token-change-me}"
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
+# switchyard_build_info{commit}: the checked-out commit.
+export SWITCHYARD_COMMIT="${SWITCHYARD_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
 export HOST="${HOST:-127.0.0.1}"
 
 # shellcheck source=scripts/lib/local-env.sh
