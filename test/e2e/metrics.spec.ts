@@ -1,5 +1,6 @@
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { Sample, sampleValue, scrape } from '../support/prometheus-text';
+import { promtool } from '../support/promtool';
 import { freePort, ServiceProcess } from '../support/service-process';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkspaceFile } from '../support/workspace-file';
@@ -127,6 +128,15 @@ describe('metrics of the running pipeline, per destination', () => {
     expect(value('switchyard_http_request_duration_seconds_count', { route: '/v1/track', status: '200' }, i)).toBe(1);
     expect(value('switchyard_http_request_duration_seconds_count', { route: '/v1/:endpoint', status: '404' }, i)).toBe(1);
     expect(value('switchyard_http_request_duration_seconds_count', { route: 'unmatched', status: '404' }, i)).toBe(1);
+  });
+
+  it("serves /metrics whose switchyard_* families promtool's linter accepts, on every service", async () => {
+    for (const service of [ingest, router, delivery]) {
+      const { output } = promtool(['check', 'metrics'], await (await fetch(`${service.url}/metrics`)).text());
+      // prom-client's own nodejs_active_*_total gauges break a naming rule; ours must not, and the text must parse.
+      const problems = output.split('\n').filter((line) => line.startsWith('switchyard_') || /error/i.test(line));
+      expect({ service: service.name, problems }).toEqual({ service: service.name, problems: [] });
+    }
   });
 
   it('reports consumer lag per group, topic and partition, read from the broker', async () => {

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { PROMETHEUS_RULE_FILE, prometheusRuleFrom, RULES_FILE } from '../../scripts/monitoring/prometheus-rule';
+import { promtool } from '../support/promtool';
 
 /**
  * deploy/monitoring/ as Prometheus, the Prometheus Operator and Grafana read it: the rules pass
@@ -15,16 +15,6 @@ const ROOT = join(__dirname, '..', '..');
 const MONITORING = join(ROOT, 'deploy', 'monitoring');
 const RULE_TESTS = join(MONITORING, 'prometheus-rules.test.yaml');
 const DASHBOARD = join(MONITORING, 'grafana-dashboard.json');
-
-/** Runs promtool (Debian's `prometheus` package, installed by scripts/setup-test-tools.sh); a missing binary fails with a clear message. */
-function promtool(...args: string[]): { ok: boolean; output: string } {
-  const run = spawnSync('promtool', args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-  if ((run.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-    throw new Error('promtool is not on PATH: install it (Debian/Ubuntu: apt-get install prometheus; scripts/setup-test-tools.sh does) and run again');
-  }
-  if (run.error) throw run.error;
-  return { ok: run.status === 0, output: `${run.stdout}${run.stderr}` };
-}
 
 interface RuleTest {
   name: string;
@@ -69,12 +59,12 @@ function metricsIn(expr: string, known: Set<string>): string[] {
 
 describe('monitoring files (deploy/monitoring)', () => {
   it('the rules file passes promtool check rules', () => {
-    const { ok, output } = promtool('check', 'rules', RULES_FILE);
+    const { ok, output } = promtool(['check', 'rules', RULES_FILE]);
     expect({ ok, output }).toEqual({ ok: true, output: expect.stringContaining('SUCCESS') });
   });
 
   it('the rules pass their unit tests in promtool test rules', () => {
-    const { ok, output } = promtool('test', 'rules', RULE_TESTS);
+    const { ok, output } = promtool(['test', 'rules', RULE_TESTS]);
     expect({ ok, output }).toEqual({ ok: true, output: expect.stringContaining('SUCCESS') });
   });
 
@@ -98,7 +88,7 @@ describe('monitoring files (deploy/monitoring)', () => {
       const file = join(dir, 'dashboard-queries.yaml');
       const rules = queries.map(({ expr }, i) => ({ record: `dashboard:query_${i}`, expr: withVariablesReplaced(expr) }));
       writeFileSync(file, stringify({ groups: [{ name: 'dashboard', rules }] }));
-      const { ok, output } = promtool('check', 'rules', file);
+      const { ok, output } = promtool(['check', 'rules', file]);
       expect({ ok, output }).toEqual({ ok: true, output: expect.stringContaining(`SUCCESS: ${queries.length} rules found`) });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -47,7 +47,6 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     private readonly workspace: WorkspaceConfigStore,
     readiness: Readiness,
   ) {
-    const metrics = this.metrics;
     const groupId = `${settings.topicNamespace}.delivery`;
     this.topics = topicNames(settings.topicNamespace);
     this.kafka = createKafka('switchyard-delivery', settings.kafkaBrokers, logger);
@@ -57,7 +56,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     const produce = (records: Parameters<BatchingProducer['send']>[0]) => this.batching.send(records);
     // Its own batching on the same producer: attempt records never share a produce request with a job's retry or dead letter.
     this.attemptLog = settings.attemptsTopic
-      ? new AttemptLog(new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression: compressionType(settings.kafkaCompression) }), this.topics.deliveryAttempts, metrics, logger)
+      ? new AttemptLog(new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression: compressionType(settings.kafkaCompression) }), this.topics.deliveryAttempts, this.metrics, logger)
       : undefined;
     this.client = new UndiciWebhookClient(
       { connectionsPerOrigin: settings.maxInFlightPerDestination, blockPrivateAddresses: settings.blockPrivateAddresses },
@@ -82,7 +81,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
       userAgentToken: settings.userAgentToken,
       requestTimeoutMs: settings.requestTimeoutMs,
       logger,
-      metrics,
+      metrics: this.metrics,
       attempts: this.attemptLog,
     });
     this.consumer = new DeliveryConsumer(
@@ -100,10 +99,10 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
       },
       systemClock,
       logger,
-      metrics,
+      this.metrics,
     );
     this.lag = new ConsumerLagMonitor(this.kafka, [{ groupId, topics: [this.topics.deliveries, ...this.retryTopics] }]);
-    this.deadLetters = new DeadLetterStore(this.kafka, this.topics, produce, logger, metrics);
+    this.deadLetters = new DeadLetterStore(this.kafka, this.topics, produce, logger, this.metrics);
     this.producer.on(this.producer.events.CONNECT, () => (this.producerConnected = true));
     this.producer.on(this.producer.events.DISCONNECT, () => (this.producerConnected = false));
     this.consumer.onMembershipChange((joined) => (this.consumerJoined = joined));
