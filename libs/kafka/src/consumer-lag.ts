@@ -17,6 +17,11 @@ export interface PartitionLag {
 
 /** Measurements asked for within this long share one round of broker requests (a scrape reads several gauges). */
 const SHARED_MEASUREMENT_MS = 1000;
+/**
+ * A measurement the broker does not answer within this long fails: kafkajs would retry for tens
+ * of seconds, and a scrape that waits past Prometheus's timeout loses every other metric too.
+ */
+const DEFAULT_MEASUREMENT_TIMEOUT_MS = 2000;
 
 /**
  * Consumer lag as the broker sees it, for the groups a service runs: so no separate exporter is
@@ -24,28 +29,27 @@ const SHARED_MEASUREMENT_MS = 1000;
  * replica reports the same series; aggregate them with max, not sum.
  */
 export class ConsumerLagMonitor {
-  private admin: Admin | undefined;
+  private client: Admin | undefined;
+  private connecting: Promise<Admin> | undefined;
   private last: { at: number; result: Promise<PartitionLag[]> } | undefined;
 
   constructor(
-    private readonly kafka: Kafka,
+    private readonly kafka: Pick<Kafka, 'admin'>,
     readonly groups: readonly ConsumedTopics[],
+    private readonly timeoutMs = DEFAULT_MEASUREMENT_TIMEOUT_MS,
   ) {}
 
+  /** The lag of every partition of the groups' topics; rejects when the broker does not answer in time. */
   measure(): Promise<PartitionLag[]> {
     const now = Date.now();
     if (this.last && now - this.last.at < SHARED_MEASUREMENT_MS) return this.last.result;
-    const result = this.measureNow();
+    const result = withTimeout(this.measureNow(), this.timeoutMs);
     this.last = { at: now, result };
     return result;
   }
 
   private async measureNow(): Promise<PartitionLag[]> {
-    if (!this.admin) {
-      this.admin = this.kafka.admin();
-      await this.admin.connect();
-    }
-    const admin = this.admin;
+    const admin = await this.connectedAdmin();
     const perGroup = await Promise.all(this.groups.map(async ({ groupId, topics }) => {
       const committed = await admin.fetchOffsets({ groupId, topics });
       return Promise.all(topics.map(async (topic) => {
@@ -62,11 +66,33 @@ export class ConsumerLagMonitor {
     return perGroup.flat(2);
   }
 
-  async close(): Promise<void> {
-    this.last = undefined;
-    await this.admin?.disconnect();
-    this.admin = undefined;
+  /** One admin client, connected once; a failed connection is tried again at the next measurement. */
+  private connectedAdmin(): Promise<Admin> {
+    this.connecting ??= (async () => {
+      const admin = (this.client = this.kafka.admin());
+      await admin.connect();
+      return admin;
+    })().catch((error: unknown) => {
+      this.connecting = undefined;
+      throw error;
+    });
+    return this.connecting;
   }
+
+  /** Disconnects at once, even from a connection still being made (a broker down at shutdown). */
+  async close(): Promise<void> {
+    const client = this.client;
+    this.last = this.connecting = this.client = undefined;
+    await client?.disconnect();
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the broker did not report offsets within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
 
 /** Monitors of the services running in this process (tests run several); the gauge reads them at scrape time. */
