@@ -33,6 +33,7 @@ describe('delivery settings', () => {
     [{ DELIVERY_BLOCK_PRIVATE_ADDRESSES: 'maybe' }, 'blockPrivateAddresses'],
     [{ DELIVERY_ATTEMPTS_TOPIC: 'sometimes' }, 'attemptsTopic (DELIVERY_ATTEMPTS_TOPIC)'],
     [{ DELIVERY_ATTEMPTS_RETENTION_MS: '1000' }, 'attemptsRetentionMs'],
+    [{ SWITCHYARD_COMMIT: 'main' }, 'buildCommit (SWITCHYARD_COMMIT)'],
   ])('refuses %p, naming %s', (env, field) => {
     expect(() => deliverySettingsFromEnv({ ...base, ...env })).toThrow(field);
   });
