@@ -53,6 +53,7 @@ describe('metrics of the running pipeline, per destination', () => {
       TOPIC_PARTITIONS: '2',
       WORKSPACE_CONFIG: file.path,
       SWITCHYARD_COMMIT: COMMIT,
+      INGEST_MAX_REQUEST_BYTES: '2048',
       DELIVERY_RETRY_SCHEDULE_MS: '100,200',
       DELIVERY_RETRY_WINDOW_MS: '1500',
       DELIVERY_RETRY_JITTER: '0',
@@ -73,13 +74,13 @@ describe('metrics of the running pipeline, per destination', () => {
   });
 
   it('tells the destinations apart, counts the delivered event in the age histogram, and exports every counter from 0', async () => {
-    const sent = await fetch(`${ingest.url}/v1/track`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` },
-      body: JSON.stringify({ userId: 'metrics-user', event: 'Order Completed' }),
-    });
-    expect(sent.status).toBe(200);
-    expect((await fetch(`${ingest.url}/v1/nope`, { method: 'POST' })).status).toBe(404);
+    const auth = { authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` };
+    const post = (path: string, contentType: string, body: string) => fetch(`${ingest.url}${path}`, { method: 'POST', headers: { ...auth, 'content-type': contentType }, body });
+    expect((await post('/v1/track', 'application/json', JSON.stringify({ userId: 'metrics-user', event: 'Order Completed' }))).status).toBe(200);
+    // Refused before the controller runs (body parsing), then by the router and by the controller.
+    expect((await post('/v1/track', 'application/xml', '<track/>')).status).toBe(415);
+    expect((await post('/v1/track', 'application/json', JSON.stringify({ userId: 'u', event: 'e', properties: { pad: 'x'.repeat(3000) } }))).status).toBe(413);
+    expect((await post('/v1/nope', 'application/json', '{}')).status).toBe(404);
     expect((await fetch(`${ingest.url}/nowhere`)).status).toBe(404);
     await receiver.waitFor(1, (h) => h.path === '/accepting');
 
@@ -122,10 +123,13 @@ describe('metrics of the running pipeline, per destination', () => {
     const i = await scrape(ingest.url);
     expect(value('switchyard_ingest_calls_accepted_total', { type: 'track' }, i)).toBe(1);
     expect(value('switchyard_ingest_calls_accepted_total', { type: 'identify' }, i)).toBe(0);
-    expect(value('switchyard_ingest_requests_rejected_total', { reason: 'not_found' }, i)).toBe(1);
+    expect(value('switchyard_ingest_requests_rejected_total', { reason: 'unsupported_media_type' }, i)).toBe(1);
+    expect(value('switchyard_ingest_requests_rejected_total', { reason: 'payload_too_large' }, i)).toBe(1);
+    expect(value('switchyard_ingest_requests_rejected_total', { reason: 'not_found' }, i)).toBe(2);
     expect(value('switchyard_ingest_requests_rejected_total', { reason: 'message_too_large' }, i)).toBe(0);
     expect(value('switchyard_ingest_produce_duration_seconds_count', { result: 'acknowledged' }, i)).toBe(1);
     expect(value('switchyard_http_request_duration_seconds_count', { route: '/v1/track', status: '200' }, i)).toBe(1);
+    expect(value('switchyard_http_request_duration_seconds_count', { route: '/v1/track', status: '415' }, i)).toBe(1);
     expect(value('switchyard_http_request_duration_seconds_count', { route: '/v1/:endpoint', status: '404' }, i)).toBe(1);
     expect(value('switchyard_http_request_duration_seconds_count', { route: 'unmatched', status: '404' }, i)).toBe(1);
   });
