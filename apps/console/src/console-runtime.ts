@@ -2,8 +2,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@ne
 import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS, topicNames } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
-import { createKafka, ensureTopics } from '@switchyard/kafka';
+import { kafkaConnection, topicFamilies, topicPolicy, WorkspaceConfigStore } from '@switchyard/config';
+import { BrokerProbe, checkKafkaConnection, createKafka, ensureTopics, KafkaConnection } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { consoleMetrics, measureIndexWith } from './console-metrics';
 import { ConsoleSettings } from './console-settings';
@@ -13,13 +13,15 @@ import { CallSample } from './index/call-sample';
 import { DeadLetterIndex } from './index/dead-letter-index';
 import { ConsoleFeed, ConsoleIndexes } from './kafka/console-feed';
 
-/** The console's state and its Kafka feed, wired once; ready once the index is rebuilt. */
+/** The console's state and its Kafka feed, wired once; ready once the index is rebuilt, and while the brokers answer. */
 @Injectable()
 export class ConsoleRuntime implements ConsoleIndexes, OnModuleInit, BeforeApplicationShutdown {
   readonly attempts: AttemptIndex;
   readonly calls: CallSample;
   readonly deadLetters: DeadLetterIndex;
+  private readonly connection: KafkaConnection;
   private readonly kafka: Kafka;
+  private readonly probe: BrokerProbe;
   private readonly feed: ConsoleFeed;
 
   constructor(
@@ -31,27 +33,37 @@ export class ConsoleRuntime implements ConsoleIndexes, OnModuleInit, BeforeAppli
     this.attempts = new AttemptIndex(settings.maxAttempts);
     this.calls = new CallSample(settings.callsPerSource, (id) => workspace.source(id) !== undefined);
     this.deadLetters = new DeadLetterIndex(settings.maxDeadLetters);
-    this.kafka = createKafka('switchyard-console', settings.kafkaBrokers, logger);
+    this.connection = kafkaConnection(settings);
+    this.kafka = createKafka('switchyard-console', this.connection, logger);
+    this.probe = new BrokerProbe(this.kafka);
     this.feed = new ConsoleFeed(this.kafka, topicNames(settings.topicNamespace), this, consoleMetrics(), logger);
-    readiness.register('kafka', () => this.feed.ready);
+    readiness.register('kafka', () => this.feed.ready && this.probe.reachable);
   }
 
   async onModuleInit(): Promise<void> {
     const topics = topicNames(this.settings.topicNamespace);
     const numPartitions = this.settings.topicPartitions;
+    const { stream, deadLetter } = topicFamilies(this.settings);
+    await checkKafkaConnection(this.kafka, this.connection);
     // Delivery owns the attempts topic (and its retention setting); whichever starts first creates it.
-    await ensureTopics(this.kafka, [
-      { topic: topics.events, numPartitions },
-      { topic: topics.deliveriesDead, numPartitions },
-      { topic: topics.deliveryAttempts, numPartitions, configs: { 'retention.ms': String(DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS) } },
-    ]);
+    await ensureTopics(
+      this.kafka,
+      [
+        { topic: topics.events, numPartitions, configs: stream },
+        { topic: topics.deliveriesDead, numPartitions, configs: deadLetter },
+        { topic: topics.deliveryAttempts, numPartitions, configs: { 'retention.ms': String(DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS) } },
+      ],
+      topicPolicy(this.settings),
+    );
     await this.feed.start();
+    await this.probe.start();
     measureIndexWith(this);
     this.logger.info({ namespace: this.settings.topicNamespace, maxAttempts: this.settings.maxAttempts }, 'console reading attempts and events');
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     measureIndexWith(undefined);
+    await this.probe.stop();
     await this.feed.stop();
   }
 }

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
-import { CommonSettings, commonSettingsFromEnv, envBoolean, envNumber, envString, validateSettings } from '@switchyard/config';
+import { assertKafkaSettings, CommonSettings, commonSettingsFromEnv, envBoolean, envNumber, envString, validateSettings } from '@switchyard/config';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -48,7 +48,7 @@ export const CONSOLE_DEFAULTS = {
 
 export function consoleSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): ConsoleSettings {
   const d = CONSOLE_DEFAULTS;
-  return validateSettings(
+  const settings = validateSettings(
     ConsoleSettings,
     {
       ...commonSettingsFromEnv(env, 8083),
@@ -62,4 +62,6 @@ export function consoleSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Co
     },
     'console settings',
   );
+  assertKafkaSettings(settings, 'console settings');
+  return settings;
 }

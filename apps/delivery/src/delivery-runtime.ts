@@ -2,8 +2,8 @@ import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@ne
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { topicNames, TopicNames } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
-import { BatchingProducer, compressionType, ConsumerLagMonitor, createKafka, DEFAULT_BATCHING, ensureTopics, exportConsumerLag } from '@switchyard/kafka';
+import { kafkaConnection, topicFamilies, topicPolicy, WorkspaceConfigStore } from '@switchyard/config';
+import { BatchingProducer, BrokerProbe, checkKafkaConnection, compressionType, ConsumerLagMonitor, createKafka, DEFAULT_BATCHING, ensureTopics, exportConsumerLag, KafkaConnection } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { AttemptLog } from './attempts/attempt-log';
 import { DeliveryConsumer } from './consumer/delivery-consumer';
@@ -19,14 +19,16 @@ import { DeliveryWorker } from './pipeline/delivery-worker';
 
 /**
  * Delivery's moving parts, wired once: Kafka producer and consumer, the HTTP client, the
- * isolation guards and the worker. Start creates the topics and joins the group; shutdown
+ * isolation guards and the worker. Start checks the connection, creates the topics and joins the group; shutdown
  * stops fetching, lets in-flight jobs finish within the grace bound, commits, and disconnects.
  */
 @Injectable()
 export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown {
   readonly topics: TopicNames;
   readonly deadLetters: DeadLetterStore;
+  private readonly connection: KafkaConnection;
   private readonly kafka: Kafka;
+  private readonly probe: BrokerProbe;
   private readonly producer: Producer;
   private readonly batching: BatchingProducer;
   private readonly client: UndiciWebhookClient;
@@ -49,7 +51,8 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
   ) {
     const groupId = `${settings.topicNamespace}.delivery`;
     this.topics = topicNames(settings.topicNamespace);
-    this.kafka = createKafka('switchyard-delivery', settings.kafkaBrokers, logger);
+    this.connection = kafkaConnection(settings);
+    this.kafka = createKafka('switchyard-delivery', this.connection, logger);
     // Retry and dead-letter records keep the job's key; the default (murmur2) partitioner keeps one key on one partition.
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
     this.batching = new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression: compressionType(settings.kafkaCompression) });
@@ -106,7 +109,8 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     this.producer.on(this.producer.events.CONNECT, () => (this.producerConnected = true));
     this.producer.on(this.producer.events.DISCONNECT, () => (this.producerConnected = false));
     this.consumer.onMembershipChange((joined) => (this.consumerJoined = joined));
-    readiness.register('kafka', () => this.producerConnected && this.consumerJoined);
+    this.probe = new BrokerProbe(this.kafka);
+    readiness.register('kafka', () => this.producerConnected && this.consumerJoined && this.probe.reachable);
   }
 
   private get retryTopics(): string[] {
@@ -115,15 +119,27 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
 
   async onModuleInit(): Promise<void> {
     const numPartitions = this.settings.topicPartitions;
+    const families = topicFamilies(this.settings);
     const attempts = this.attemptLog
       ? [{ topic: this.topics.deliveryAttempts, numPartitions, configs: { 'retention.ms': String(this.settings.attemptsRetentionMs) } }]
       : [];
-    await ensureTopics(this.kafka, [...[this.topics.deliveries, ...this.retryTopics, this.topics.deliveriesDead].map((topic) => ({ topic, numPartitions })), ...attempts]);
+    await checkKafkaConnection(this.kafka, this.connection);
+    await ensureTopics(
+      this.kafka,
+      [
+        { topic: this.topics.deliveries, numPartitions, configs: families.stream },
+        ...this.retryTopics.map((topic) => ({ topic, numPartitions, configs: families.retryTier(this.settings.retryWindowMs) })),
+        { topic: this.topics.deliveriesDead, numPartitions, configs: families.deadLetter },
+        ...attempts,
+      ],
+      topicPolicy(this.settings),
+    );
     const configureMetrics = () => this.metrics.configure(this.workspace.config.destinations.map((d) => d.id), this.retryTopics.length);
     configureMetrics();
     this.stopConfiguringMetrics = this.workspace.onChange(configureMetrics);
     await this.producer.connect();
     await this.consumer.start();
+    await this.probe.start();
     readLiveStateFrom({ destinations: () => this.workspace.config.destinations, breakers: this.breakers, limiter: this.limiter, lag: this.lag, retryTopics: this.retryTopics });
     this.stopExportingLag = exportConsumerLag(this.lag);
     this.logger.info({ brokers: this.settings.kafkaBrokers, namespace: this.settings.topicNamespace }, 'delivery consuming');
@@ -132,6 +148,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
   async beforeApplicationShutdown(): Promise<void> {
     readLiveStateFrom(undefined);
     this.stopConfiguringMetrics?.();
+    await this.probe.stop();
     await (this.stopExportingLag?.() ?? this.lag.close());
     await this.consumer.stop();
     await this.batching.drain();

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 import { DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS } from '@switchyard/contracts';
-import { CommonSettings, commonSettingsFromEnv, ConfigError, envBoolean, envNumber, envString, validateSettings } from '@switchyard/config';
+import { assertKafkaSettings, CommonSettings, commonSettingsFromEnv, ConfigError, envBoolean, envNumber, envString, validateSettings } from '@switchyard/config';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -133,6 +133,7 @@ export function deliverySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): D
     },
     'delivery settings',
   );
+  assertKafkaSettings(settings, 'delivery settings');
   assertConsistent(settings);
   return settings;
 }

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
-import { CommonSettings, commonSettingsFromEnv, ConfigError, envNumber, IntSetting, validateSettings } from '@switchyard/config';
+import { assertKafkaSettings, CommonSettings, commonSettingsFromEnv, ConfigError, envNumber, IntSetting, validateSettings } from '@switchyard/config';
 
 /** An http(s) URL with an optional path, without query or fragment: how browsers and apps reach ingest. */
 const PUBLIC_URL = /^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\/[A-Za-z0-9._~-]+)*$/;
@@ -52,6 +52,13 @@ export class IngestSettings extends CommonSettings {
   @IntSetting('INGEST_KEEP_ALIVE_TIMEOUT_MS', 1000, 600_000)
   keepAliveTimeoutMs!: number;
 
+  /**
+   * How long a request waits for Kafka's acknowledgement before it gets a 503 (well under the
+   * SDKs' own 10-15 s client timeouts, so they see the 503 and retry instead of timing out).
+   */
+  @IntSetting('INGEST_PRODUCE_TIMEOUT_MS', 100, 60_000)
+  produceTimeoutMs!: number;
+
   /** Bearer token for the admin endpoints (audience syncs, deletion requests). Unset: those endpoints answer 503. */
   @IsOptional() @IsString() @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
   adminToken?: string;
@@ -83,6 +90,7 @@ export function ingestSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ing
       headersTimeoutMs: envNumber(env, 'INGEST_HEADERS_TIMEOUT_MS', 10_000),
       requestTimeoutMs: envNumber(env, 'INGEST_REQUEST_TIMEOUT_MS', 30_000),
       keepAliveTimeoutMs: envNumber(env, 'INGEST_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+      produceTimeoutMs: envNumber(env, 'INGEST_PRODUCE_TIMEOUT_MS', 5000),
       adminToken: env.ADMIN_TOKEN || undefined,
       publicUrl: env.INGEST_PUBLIC_URL ? env.INGEST_PUBLIC_URL.replace(/\/+$/, '') : undefined,
       trustProxy: trustProxyFromEnv(env.INGEST_TRUST_PROXY),
@@ -93,6 +101,7 @@ export function ingestSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ing
   if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
     throw new ConfigError('invalid ingest settings:\n  - headersTimeoutMs (INGEST_HEADERS_TIMEOUT_MS) must not exceed requestTimeoutMs (INGEST_REQUEST_TIMEOUT_MS)');
   }
+  assertKafkaSettings(settings, 'ingest settings');
   return settings;
 }
 

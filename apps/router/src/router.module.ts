@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { topicNames, TopicNames } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { kafkaConnection, WorkspaceConfigStore } from '@switchyard/config';
 import { createKafka } from '@switchyard/kafka';
 import { ObservabilityModule } from '@switchyard/telemetry';
 import { AudienceSyncHandler } from './audiences/audience-sync.handler';
@@ -11,12 +11,13 @@ import { DeletionHandler } from './deletions/deletion.handler';
 import { EventRoutingHandler } from './events/event-routing.handler';
 import { RouterKafka } from './kafka/router-kafka';
 import { RouterSettings, routerGroupId } from './router-settings';
-import { LOGGER, TOPICS } from './router.tokens';
+import { KAFKA_CONNECTION, LOGGER, TOPICS } from './router.tokens';
 
 /** The router: no HTTP API of its own beyond health and metrics; its work is the Kafka pipelines. */
 @Module({})
 export class RouterModule {
   static forRoot(settings: RouterSettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
+    const connection = kafkaConnection(settings);
     return {
       module: RouterModule,
       imports: [ObservabilityModule],
@@ -24,7 +25,8 @@ export class RouterModule {
         { provide: RouterSettings, useValue: settings },
         { provide: LOGGER, useValue: logger },
         { provide: TOPICS, useValue: topicNames(settings.topicNamespace) },
-        { provide: Kafka, useValue: createKafka('switchyard-router', settings.kafkaBrokers, logger) },
+        { provide: KAFKA_CONNECTION, useValue: connection },
+        { provide: Kafka, useValue: createKafka('switchyard-router', connection, logger) },
         // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
         { provide: WorkspaceConfigStore, useValue: workspace },
         EventRoutingHandler,

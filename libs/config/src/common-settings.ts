@@ -1,7 +1,9 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsString, Matches, Max, Min } from 'class-validator';
-import { KAFKA_COMPRESSIONS, KafkaCompression } from '@switchyard/kafka';
-import { envNumber, envString } from './settings';
+import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { KAFKA_COMPRESSIONS, KAFKA_SASL_MECHANISMS, KafkaCompression, KafkaSaslMechanism } from '@switchyard/kafka';
+import { envBoolean, envNumber, envString } from './settings';
+
+const DAY = 24 * 60 * 60 * 1000;
 
 /** Settings every service shares. Each app extends this with its own and validates at start-up. */
 export class CommonSettings {
@@ -48,6 +50,58 @@ export class CommonSettings {
   /** The commit this build came from, for switchyard_build_info; the image sets it at build time. */
   @IsString() @Matches(/^([0-9a-f]{7,40}|unknown)$/, { message: 'buildCommit (SWITCHYARD_COMMIT) must be a git commit id (7 to 40 lowercase hex digits) or "unknown"' })
   buildCommit!: string;
+
+  /** TLS to the brokers (SSL or SASL_SSL listeners). */
+  @IsBoolean({ message: 'kafkaSsl (KAFKA_SSL) must be true or false' })
+  kafkaSsl!: boolean;
+
+  /** PEM bundle of the CA that signed the brokers' certificates; unset: the system's CAs. */
+  @IsOptional() @IsString()
+  kafkaSslCaFile?: string;
+
+  /** Client certificate and key (PEM) for mTLS; both or neither. */
+  @IsOptional() @IsString()
+  kafkaSslCertFile?: string;
+
+  @IsOptional() @IsString()
+  kafkaSslKeyFile?: string;
+
+  /** Refuse brokers whose certificate does not verify. Off only to diagnose, never in production. */
+  @IsBoolean({ message: 'kafkaSslRejectUnauthorized (KAFKA_SSL_REJECT_UNAUTHORIZED) must be true or false' })
+  kafkaSslRejectUnauthorized!: boolean;
+
+  @IsOptional() @IsIn(KAFKA_SASL_MECHANISMS as unknown as string[], { message: `kafkaSaslMechanism (KAFKA_SASL_MECHANISM) must be one of: ${KAFKA_SASL_MECHANISMS.join(', ')}` })
+  kafkaSaslMechanism?: KafkaSaslMechanism;
+
+  @IsOptional() @IsString()
+  kafkaSaslUsername?: string;
+
+  /** Never logged; KAFKA_SASL_PASSWORD_FILE is the way to pass it from a Kubernetes Secret. */
+  @IsOptional() @IsString()
+  kafkaSaslPassword?: string;
+
+  @IsOptional() @IsString()
+  kafkaSaslPasswordFile?: string;
+
+  /** Replicas of each topic this service creates; unset: the broker's `default.replication.factor`. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(32)
+  kafkaReplicationFactor?: number;
+
+  /** `min.insync.replicas` of each topic this service creates; unset: the broker's default. */
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(32)
+  kafkaMinInsyncReplicas?: number;
+
+  /** `retention.ms` of the event, audience, deletion and delivery topics: how long an outage of a consumer may last without loss. */
+  @Type(() => Number) @IsInt() @Min(60 * 60 * 1000) @Max(3650 * DAY)
+  kafkaRetentionMs!: number;
+
+  /** `retention.ms` of the dead-letter topics: how long dead letters can be inspected and replayed. */
+  @Type(() => Number) @IsInt() @Min(DAY) @Max(3650 * DAY)
+  kafkaDeadLetterRetentionMs!: number;
+
+  /** false: never create topics (no create ACL); start-up checks they exist with enough partitions instead. */
+  @IsBoolean({ message: 'kafkaCreateTopics (KAFKA_CREATE_TOPICS) must be true or false' })
+  kafkaCreateTopics!: boolean;
 }
 
 export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: number): Record<string, unknown> {
@@ -62,5 +116,19 @@ export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: numbe
     host: envString(env, 'HOST', '0.0.0.0'),
     logLevel: envString(env, 'LOG_LEVEL', 'info'),
     buildCommit: envString(env, 'SWITCHYARD_COMMIT', 'unknown'),
+    kafkaSsl: envBoolean(env, 'KAFKA_SSL', false),
+    kafkaSslCaFile: env.KAFKA_SSL_CA_FILE || undefined,
+    kafkaSslCertFile: env.KAFKA_SSL_CERT_FILE || undefined,
+    kafkaSslKeyFile: env.KAFKA_SSL_KEY_FILE || undefined,
+    kafkaSslRejectUnauthorized: envBoolean(env, 'KAFKA_SSL_REJECT_UNAUTHORIZED', true),
+    kafkaSaslMechanism: env.KAFKA_SASL_MECHANISM || undefined,
+    kafkaSaslUsername: env.KAFKA_SASL_USERNAME || undefined,
+    kafkaSaslPassword: env.KAFKA_SASL_PASSWORD || undefined,
+    kafkaSaslPasswordFile: env.KAFKA_SASL_PASSWORD_FILE || undefined,
+    kafkaReplicationFactor: env.KAFKA_REPLICATION_FACTOR ? envNumber(env, 'KAFKA_REPLICATION_FACTOR', 0) : undefined,
+    kafkaMinInsyncReplicas: env.KAFKA_MIN_INSYNC_REPLICAS ? envNumber(env, 'KAFKA_MIN_INSYNC_REPLICAS', 0) : undefined,
+    kafkaRetentionMs: envNumber(env, 'KAFKA_RETENTION_MS', 7 * DAY),
+    kafkaDeadLetterRetentionMs: envNumber(env, 'KAFKA_DEAD_LETTER_RETENTION_MS', 30 * DAY),
+    kafkaCreateTopics: envBoolean(env, 'KAFKA_CREATE_TOPICS', true),
   };
 }

@@ -3,3 +3,5 @@ export * from './common-settings';
 export * from './workspace-config';
 export * from './workspace-config-store';
 export * from './workspace-metrics';
+export * from './kafka-connection';
+export * from './topic-settings';

@@ -82,3 +82,34 @@ describe('BatchingProducer', () => {
     expect(calls.map((c) => c.batch.compression)).toEqual([CompressionTypes.None, CompressionTypes.ZSTD]);
   });
 });
+
+describe('BatchingProducer with a timeout', () => {
+  const options = { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e6, maxInFlight: 1, compression: 0, timeoutMs: 20 };
+
+  it('withdraws records still waiting when their time is up, so they are never sent', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, options);
+    const onTheWire = batching.send([record('a', 'sent')]);
+    await tick();
+    const waiting = batching.send([record('a', 'waiting')]);
+    const [wire, withdrawn] = await Promise.allSettled([onTheWire, waiting]);
+    expect(wire).toMatchObject({ status: 'rejected', reason: { name: 'ProduceTimeoutError', withdrawn: false } });
+    expect(withdrawn).toMatchObject({ status: 'rejected', reason: { name: 'ProduceTimeoutError', withdrawn: true } });
+    calls[0].settle();
+    await batching.drain();
+    expect(calls.flatMap((c) => c.batch.topicMessages!.flatMap((t) => t.messages.map((m) => m.key)))).toEqual(['sent']);
+  });
+
+  it('resolves a send acknowledged in time, and later answers of a timed-out batch change nothing', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, options);
+    const quick = batching.send([record('a', '1')]);
+    await tick();
+    calls[0].settle();
+    await expect(quick).resolves.toBeUndefined();
+    const late = batching.send([record('a', '2')]);
+    await expect(late).rejects.toThrow(/did not acknowledge within 20 ms/);
+    calls[1].settle(new Error('broker down'));
+    await batching.drain();
+  });
+});

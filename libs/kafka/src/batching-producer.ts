@@ -28,6 +28,26 @@ export interface BatchingProducerOptions {
   maxInFlight: number;
   /** For batches of at least MIN_COMPRESSED_BATCH_BYTES; smaller ones go uncompressed. */
   compression: CompressionTypes;
+  /**
+   * How long a caller waits for its acknowledgement before `send` rejects with ProduceTimeoutError.
+   * Records still waiting are withdrawn then; records already sent may still land. Unset: no bound.
+   */
+  timeoutMs?: number;
+}
+
+/**
+ * A send was not acknowledged in time. `withdrawn`: none of its records went to a broker, and none
+ * will. Otherwise they were on the wire and may still be written (a receiver de-duplicates them
+ * by messageId).
+ */
+export class ProduceTimeoutError extends Error {
+  constructor(
+    readonly timeoutMs: number,
+    readonly withdrawn: boolean,
+  ) {
+    super(`Kafka did not acknowledge within ${timeoutMs} ms; ${withdrawn ? 'the records were withdrawn before being sent' : 'the records were sent and may still be written'}`);
+    this.name = 'ProduceTimeoutError';
+  }
 }
 
 export const DEFAULT_BATCHING: BatchingProducerOptions = {
@@ -43,6 +63,8 @@ interface Waiter {
   bytes: number;
   resolve: () => void;
   reject: (error: Error) => void;
+  timer?: NodeJS.Timeout;
+  settled?: boolean;
 }
 
 /**
@@ -68,7 +90,10 @@ export class BatchingProducer {
     if (records.length === 0) return Promise.resolve();
     const bytes = records.reduce((sum, r) => sum + recordBytes(r), 0);
     return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ records, bytes, resolve, reject });
+      const waiter: Waiter = { records, bytes, resolve, reject };
+      const { timeoutMs } = this.options;
+      if (timeoutMs !== undefined) waiter.timer = setTimeout(() => this.expire(waiter, timeoutMs), timeoutMs);
+      this.waiting.push(waiter);
       this.waitingRecords += records.length;
       this.waitingBytes += bytes;
       if (this.waitingRecords >= this.options.maxBatchRecords || this.waitingBytes >= this.options.maxBatchBytes) this.dispatch();
@@ -83,6 +108,17 @@ export class BatchingProducer {
       await new Promise<void>((resolve) => this.idle.add(resolve));
       if (this.waiting.length > 0) this.dispatch();
     }
+  }
+
+  /** Withdraws a waiter's records if they are still waiting, and rejects it either way. */
+  private expire(waiter: Waiter, timeoutMs: number): void {
+    const index = this.waiting.indexOf(waiter);
+    if (index >= 0) {
+      this.waiting.splice(index, 1);
+      this.waitingRecords -= waiter.records.length;
+      this.waitingBytes -= waiter.bytes;
+    }
+    settle(waiter, new ProduceTimeoutError(timeoutMs, index >= 0));
   }
 
   private dispatch(): void {
@@ -114,8 +150,8 @@ export class BatchingProducer {
     const request = topicMessages(waiters.map((w) => w.records));
     traceSend(request, () => this.producer.sendBatch({ topicMessages: request, acks: -1, compression: compressionFor(this.options.compression, bytes) }))
       .then(
-        () => waiters.forEach((w) => w.resolve()),
-        (error: Error) => waiters.forEach((w) => w.reject(error)),
+        () => waiters.forEach((w) => settle(w)),
+        (error: Error) => waiters.forEach((w) => settle(w, error)),
       )
       .finally(() => {
         this.inFlight -= 1;
@@ -124,6 +160,15 @@ export class BatchingProducer {
         this.idle.clear();
       });
   }
+}
+
+/** Settles a waiter once: a waiter that timed out has already been rejected, and its batch's answer is no longer news. */
+function settle(waiter: Waiter, error?: Error): void {
+  if (waiter.settled) return;
+  waiter.settled = true;
+  clearTimeout(waiter.timer);
+  if (error) waiter.reject(error);
+  else waiter.resolve();
 }
 
 /** Key and value bytes of a record: what counts towards a produce request's size. */

@@ -7,3 +7,5 @@ export * from './compression';
 export * from './request-size';
 export * from './offset-committer';
 export * from './consumer-lag';
+export * from './connection-check';
+export * from './broker-probe';

@@ -7,6 +7,18 @@ export interface TopicSpec {
   configs?: Record<string, string>;
 }
 
+/** How a service treats the topics it needs: create them with these replication settings, or only check them. */
+export interface TopicPolicy {
+  /** false: the service holds no create ACL; every topic must exist already with enough partitions. */
+  create: boolean;
+  /** Unset: the broker's `default.replication.factor`. */
+  replicationFactor?: number;
+  /** Unset: the broker's `min.insync.replicas`. */
+  minInsyncReplicas?: number;
+}
+
+export const CREATE_WITH_BROKER_DEFAULTS: TopicPolicy = { create: true };
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -14,14 +26,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * a leader. Safe to call from several services at once. Relying on broker auto-creation instead
  * gives kafkajs transient LEADER_NOT_AVAILABLE errors on KRaft.
  */
-export async function ensureTopics(kafka: Kafka, specs: TopicSpec[], timeoutMs = 30_000): Promise<void> {
+export async function ensureTopics(kafka: Kafka, specs: TopicSpec[], policy: TopicPolicy = CREATE_WITH_BROKER_DEFAULTS, timeoutMs = 30_000): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   const deadline = Date.now() + timeoutMs;
   try {
+    if (!policy.create) return await verifyTopics(admin, specs);
     for (;;) {
       try {
-        await createMissing(admin, specs, timeoutMs);
+        await createMissing(admin, specs, policy, timeoutMs);
         const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
         if (topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
       } catch (error) {
@@ -37,15 +50,40 @@ export async function ensureTopics(kafka: Kafka, specs: TopicSpec[], timeoutMs =
   }
 }
 
-async function createMissing(admin: Admin, specs: TopicSpec[], timeoutMs: number): Promise<void> {
+/**
+ * Without the right to create topics, start-up checks what an operator created: every topic
+ * exists, with at least the partitions asked for (fewer would cap the consumers' parallelism,
+ * and the router's changelog must match its input). Throws naming the first problem found.
+ */
+async function verifyTopics(admin: Admin, specs: TopicSpec[]): Promise<void> {
   const existing = new Set(await admin.listTopics());
+  const missing = specs.filter((s) => !existing.has(s.topic));
+  if (missing.length > 0) {
+    throw new Error(`KAFKA_CREATE_TOPICS=false and topic ${missing[0].topic} does not exist; create it with ${missing[0].numPartitions ?? 1} partitions${describeConfigs(missing[0])} (missing: ${missing.map((s) => s.topic).join(', ')})`);
+  }
+  const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
+  const partitions = new Map(topics.map((t) => [t.name, t.partitions.length]));
+  for (const spec of specs) {
+    const have = partitions.get(spec.topic) ?? 0;
+    if (have < (spec.numPartitions ?? 1)) throw new Error(`KAFKA_CREATE_TOPICS=false and topic ${spec.topic} has ${have} partitions; it needs at least ${spec.numPartitions}`);
+  }
+}
+
+function describeConfigs(spec: TopicSpec): string {
+  const entries = Object.entries(spec.configs ?? {});
+  return entries.length === 0 ? '' : ` and ${entries.map(([k, v]) => `${k}=${v}`).join(', ')}`;
+}
+
+async function createMissing(admin: Admin, specs: TopicSpec[], policy: TopicPolicy, timeoutMs: number): Promise<void> {
+  const existing = new Set(await admin.listTopics());
+  const replication = policy.minInsyncReplicas === undefined ? {} : { 'min.insync.replicas': String(policy.minInsyncReplicas) };
   const missing: ITopicConfig[] = specs
     .filter((s) => !existing.has(s.topic))
     .map((s) => ({
       topic: s.topic,
       numPartitions: s.numPartitions ?? 1,
-      replicationFactor: -1,
-      configEntries: Object.entries(s.configs ?? {}).map(([name, value]) => ({ name, value })),
+      replicationFactor: policy.replicationFactor ?? -1,
+      configEntries: Object.entries({ ...replication, ...s.configs }).map(([name, value]) => ({ name, value })),
     }));
   if (missing.length === 0) return;
   try {

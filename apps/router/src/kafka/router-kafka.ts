@@ -2,12 +2,13 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
-import { compressionType, ConsumerLagMonitor, ensureTopics, exportConsumerLag } from '@switchyard/kafka';
+import { topicFamilies, topicPolicy } from '@switchyard/config';
+import { BrokerProbe, checkKafkaConnection, compressionType, ConsumerLagMonitor, ensureTopics, exportConsumerLag, KafkaConnection, TopicSpec } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { ConsumeTransformProduce } from '../pipeline/consume-transform-produce';
 import { BatchHandler } from '../pipeline/batch-handler';
 import { RouterSettings, routerGroupId } from '../router-settings';
-import { LOGGER, TOPICS } from '../router.tokens';
+import { KAFKA_CONNECTION, LOGGER, TOPICS } from '../router.tokens';
 import { AudienceSyncHandler } from '../audiences/audience-sync.handler';
 import { DeletionHandler } from '../deletions/deletion.handler';
 import { EventRoutingHandler } from '../events/event-routing.handler';
@@ -15,16 +16,19 @@ import { EventRoutingHandler } from '../events/event-routing.handler';
 /**
  * The router's Kafka side: creates the topics it reads and writes, then runs one
  * consume-transform-produce pipeline per input, each its own consumer group so a slow
- * audience resync never holds up live events. Ready once every pipeline has joined its group.
+ * audience resync never holds up live events. Ready once every pipeline has joined its group,
+ * and while the brokers answer.
  */
 @Injectable()
 export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
   private readonly pipelines: ConsumeTransformProduce[];
   private readonly lag: ConsumerLagMonitor;
   private stopExportingLag: (() => Promise<void>) | undefined;
+  private readonly probe: BrokerProbe;
 
   constructor(
     private readonly kafka: Kafka,
+    @Inject(KAFKA_CONNECTION) private readonly connection: KafkaConnection,
     private readonly settings: RouterSettings,
     @Inject(TOPICS) private readonly topics: TopicNames,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -38,22 +42,26 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
       this.pipeline('deletions', [topics.deletions], deletions),
       this.pipeline('audiences', [topics.audiences], audiences),
     ];
-    readiness.register('kafka', () => this.pipelines.every((p) => p.isRunning));
     this.lag = new ConsumerLagMonitor(kafka, this.pipelines.map((p) => ({ groupId: p.options.groupId, topics: p.options.topics })));
+    this.probe = new BrokerProbe(kafka);
+    readiness.register('kafka', () => this.pipelines.every((p) => p.isRunning) && this.probe.reachable);
   }
 
   async onModuleInit(): Promise<void> {
     const partitions = this.settings.topicPartitions;
-    await ensureTopics(this.kafka, [
-      { topic: this.topics.events, numPartitions: partitions },
-      { topic: this.topics.eventsDead, numPartitions: 1 },
-      { topic: this.topics.deliveries, numPartitions: partitions },
-      { topic: this.topics.deletions, numPartitions: 1 },
-      { topic: this.topics.audiences, numPartitions: partitions },
+    const { stream, deadLetter } = topicFamilies(this.settings);
+    await checkKafkaConnection(this.kafka, this.connection);
+    await this.ensureTopics([
+      { topic: this.topics.events, numPartitions: partitions, configs: stream },
+      { topic: this.topics.eventsDead, numPartitions: 1, configs: deadLetter },
+      { topic: this.topics.deliveries, numPartitions: partitions, configs: stream },
+      { topic: this.topics.deletions, numPartitions: 1, configs: stream },
+      { topic: this.topics.audiences, numPartitions: partitions, configs: stream },
     ]);
     await this.ensureChangelog();
     await Promise.all(this.pipelines.map((p) => p.start()));
     this.stopExportingLag = exportConsumerLag(this.lag);
+    await this.probe.start();
     this.logger.info({ brokers: this.settings.kafkaBrokers, transactional: this.settings.transactional }, 'router consuming');
   }
 
@@ -64,11 +72,15 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
    */
   private async ensureChangelog(): Promise<void> {
     const inputPartitions = await this.partitionCount(this.topics.audiences);
-    await ensureTopics(this.kafka, [{ topic: this.topics.audienceMembership, numPartitions: inputPartitions, configs: { 'cleanup.policy': 'compact' } }]);
+    await this.ensureTopics([{ topic: this.topics.audienceMembership, numPartitions: inputPartitions, configs: topicFamilies(this.settings).changelog }]);
     const changelogPartitions = await this.partitionCount(this.topics.audienceMembership);
     if (changelogPartitions !== inputPartitions) {
       throw new Error(`${this.topics.audienceMembership} has ${changelogPartitions} partitions but ${this.topics.audiences} has ${inputPartitions}; they must match`);
     }
+  }
+
+  private ensureTopics(specs: TopicSpec[]): Promise<void> {
+    return ensureTopics(this.kafka, specs, topicPolicy(this.settings));
   }
 
   private async partitionCount(topic: string): Promise<number> {
@@ -83,6 +95,7 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.probe.stop();
     await (this.stopExportingLag?.() ?? this.lag.close());
     await Promise.all(this.pipelines.map((p) => p.stop()));
   }

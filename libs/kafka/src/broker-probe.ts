@@ -1,0 +1,68 @@
+import { Admin, Kafka } from 'kafkajs';
+
+export interface BrokerProbeOptions {
+  /** How often the cluster is asked for its metadata. */
+  intervalMs: number;
+  /** Unreachable when no answer came for this long (a hung request counts as no answer). */
+  staleAfterMs: number;
+}
+
+export const DEFAULT_BROKER_PROBE: BrokerProbeOptions = { intervalMs: 1_000, staleAfterMs: 3_000 };
+
+/**
+ * Whether the cluster answers right now, for readiness. kafkajs's producer and consumer notice a
+ * lost broker only when a request of theirs fails and then retry for half a minute, so they are
+ * no witness. This asks for the cluster's metadata each interval, one attempt each time: a
+ * failure makes the probe unreachable at once, silence after `staleAfterMs`, and the first
+ * answer after the brokers return makes it reachable again. With several brokers any live one
+ * answers, so losing one of three keeps the service ready.
+ */
+export class BrokerProbe {
+  private readonly admin: Admin;
+  private connected = false;
+  private lastAnswerAt: number | undefined;
+  private probing = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    kafka: Kafka,
+    private readonly options: BrokerProbeOptions = DEFAULT_BROKER_PROBE,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.admin = kafka.admin({ retry: { retries: 0 } });
+  }
+
+  get reachable(): boolean {
+    return this.lastAnswerAt !== undefined && this.now() - this.lastAnswerAt < this.options.staleAfterMs;
+  }
+
+  /** Probes once (so a service that just connected is ready at once), then every interval. */
+  async start(): Promise<void> {
+    await this.probe();
+    this.timer = setInterval(() => void this.probe(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.admin.disconnect();
+  }
+
+  private async probe(): Promise<void> {
+    if (this.probing) return;
+    this.probing = true;
+    try {
+      if (!this.connected) {
+        await this.admin.connect();
+        this.connected = true;
+      }
+      await this.admin.describeCluster();
+      this.lastAnswerAt = this.now();
+    } catch {
+      this.lastAnswerAt = undefined;
+    } finally {
+      this.probing = false;
+    }
+  }
+}
