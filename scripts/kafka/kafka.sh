@@ -4,6 +4,8 @@
 # this script) and run on plain `java`.
 #
 # Usage: scripts/kafka/kafka.sh fetch|start|stop|status|reset
+#        scripts/kafka/kafka.sh cluster start|stop|status|reset|kill <node>
+#        scripts/kafka/kafka.sh secure start|stop|status|reset
 #
 #   fetch   copy the broker jars into $KAFKA_WORK_DIR/libs (skipped when up to date)
 #   start   fetch if needed, format storage once, start the broker in the background and
@@ -12,6 +14,17 @@
 #   status  print "running" and exit 0 when up, print "stopped" and exit 1 otherwise
 #   reset   stop and delete the data dir (the jars are kept)
 #
+#   cluster   a KRaft cluster of $KAFKA_CLUSTER_SIZE nodes (broker + controller each) on this
+#             machine, for replication and failover tests: node i listens on
+#             $KAFKA_CLUSTER_PORT+i-1 (controller: +100). Topics default to replication
+#             min(3, size) and min.insync.replicas min(2, size). `start` also restarts nodes
+#             that died; `kill <node>` SIGKILLs one (1-based) to simulate a crash.
+#   secure    one broker whose client listener is SASL_SSL (SCRAM-SHA-256 and -512) on
+#             $KAFKA_SECURE_PORT, with a CA and broker certificate made with openssl and keytool
+#             in $KAFKA_SECURE_DIR/tls (clients trust tls/ca.pem) and the SCRAM users admin
+#             (inter-broker) and $KAFKA_SECURE_USER (password $KAFKA_SECURE_PASSWORD) created
+#             when the storage is formatted.
+#
 # Environment:
 #   KAFKA_PORT             client listener port      (default 9092)
 #   KAFKA_CONTROLLER_PORT  KRaft controller port     (default 9093)
@@ -19,6 +32,13 @@
 #   KAFKA_HEAP_OPTS        JVM heap flags            (default -Xms256m -Xmx512m)
 #   KAFKA_START_TIMEOUT    seconds to wait for ready (default 90)
 #   JAVA_HOME              java to use (default: java on PATH)
+#   KAFKA_CLUSTER_SIZE     nodes of `cluster`        (default 3)
+#   KAFKA_CLUSTER_PORT     first client port         (default 19092)
+#   KAFKA_CLUSTER_DIR      work dir of `cluster`     (default <repo root>/.kafka-cluster)
+#   KAFKA_SECURE_PORT      SASL_SSL port of `secure` (default 29092; controller +1)
+#   KAFKA_SECURE_DIR       work dir of `secure`      (default <repo root>/.kafka-secure)
+#   KAFKA_SECURE_USER / KAFKA_SECURE_PASSWORD  its client user (default switchyard / switchyard-secret)
+# `cluster` and `secure` take their jars from $KAFKA_WORK_DIR/libs, like the single broker.
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -32,7 +52,6 @@ KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-90}"
 STOP_TIMEOUT=30
 HOST=127.0.0.1
-NODE_ID=1
 
 if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
   JAVA="$JAVA_HOME/bin/java"
@@ -40,21 +59,52 @@ else
   JAVA=java
 fi
 
+KAFKA_CLUSTER_SIZE="${KAFKA_CLUSTER_SIZE:-3}"
+KAFKA_CLUSTER_PORT="${KAFKA_CLUSTER_PORT:-19092}"
+KAFKA_CLUSTER_DIR="${KAFKA_CLUSTER_DIR:-$REPO_ROOT/.kafka-cluster}"
+KAFKA_SECURE_PORT="${KAFKA_SECURE_PORT:-29092}"
+KAFKA_SECURE_DIR="${KAFKA_SECURE_DIR:-$REPO_ROOT/.kafka-secure}"
+KAFKA_SECURE_USER="${KAFKA_SECURE_USER:-switchyard}"
+KAFKA_SECURE_PASSWORD="${KAFKA_SECURE_PASSWORD:-switchyard-secret}"
+
 mkdir -p "$KAFKA_WORK_DIR"
-WORK="$(cd "$KAFKA_WORK_DIR" && pwd)"
-LIBS="$WORK/libs"
-DATA="$WORK/data"
-LOGS="$WORK/logs"
-CONF="$WORK/server.properties"
-LOG4J="$WORK/log4j.properties"
-TOOLS_LOG4J="$WORK/tools-log4j.properties"
-PID_FILE="$WORK/broker.pid"
-OUT_FILE="$LOGS/broker.out"
-SERVER_LOG="$LOGS/server.log"
-OFFSET_FILE="$WORK/server.log.offset"
-CLUSTER_ID_FILE="$WORK/cluster-id"
+BASE="$(cd "$KAFKA_WORK_DIR" && pwd)"
+LIBS="$BASE/libs"
 MARKER="$LIBS/.pom.sha256"
-LOCK_FILE="$WORK/.lock"
+TOOLS_LOG4J="$BASE/tools-log4j.properties"
+
+# What the generated server.properties says beyond the common part; set by each mode.
+VOTERS=""
+LISTENER_CONF=""
+REPLICATION=1
+MIN_ISR=1
+FORMAT_ARGS=()
+
+# One broker's files and ports: the single broker's are the work dir itself (as always), a
+# cluster node's or the secure broker's are their own dir.
+use_node() {
+  WORK="$1"; NODE_ID="$2"; PORT="$3"; CONTROLLER_PORT="$4"
+  mkdir -p "$WORK"
+  DATA="$WORK/data"
+  LOGS="$WORK/logs"
+  CONF="$WORK/server.properties"
+  LOG4J="$WORK/log4j.properties"
+  PID_FILE="$WORK/broker.pid"
+  OUT_FILE="$LOGS/broker.out"
+  SERVER_LOG="$LOGS/server.log"
+  OFFSET_FILE="$WORK/server.log.offset"
+}
+
+use_single() {
+  use_node "$BASE" 1 "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"
+  CLUSTER_ID_FILE="$BASE/cluster-id"
+  LOCK_FILE="$BASE/.lock"
+  VOTERS="1@$HOST:$KAFKA_CONTROLLER_PORT"
+  LISTENER_CONF="listeners=PLAINTEXT://$HOST:$KAFKA_PORT,CONTROLLER://$HOST:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://$HOST:$KAFKA_PORT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=PLAINTEXT"
+}
 
 log() { echo "kafka.sh: $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -98,7 +148,7 @@ fetch() {
   fi
   command -v mvn >/dev/null 2>&1 || die "mvn not found (Maven is needed to fetch the Kafka jars)"
   log "fetching Kafka jars into $LIBS ..."
-  local tmp="$WORK/libs.tmp.$$"
+  local tmp="$BASE/libs.tmp.$$"
   rm -rf "$tmp"
   # Debian's Maven 3.8 prints bare ANSI resets even with -q: strip them, keep real output.
   if ! mvn -B -q -Dstyle.color=never -f "$POM" dependency:copy-dependencies \
@@ -119,20 +169,17 @@ write_config() {
 # Generated by scripts/kafka/kafka.sh: edits are overwritten on every start.
 process.roles=broker,controller
 node.id=$NODE_ID
-controller.quorum.voters=$NODE_ID@$HOST:$KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://$HOST:$KAFKA_PORT,CONTROLLER://$HOST:$KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://$HOST:$KAFKA_PORT
+controller.quorum.voters=$VOTERS
 controller.listener.names=CONTROLLER
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-inter.broker.listener.name=PLAINTEXT
+$LISTENER_CONF
 log.dirs=$DATA
 num.partitions=1
-default.replication.factor=1
-min.insync.replicas=1
-offsets.topic.replication.factor=1
+default.replication.factor=$REPLICATION
+min.insync.replicas=$MIN_ISR
+offsets.topic.replication.factor=$REPLICATION
 offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+transaction.state.log.replication.factor=$REPLICATION
+transaction.state.log.min.isr=$MIN_ISR
 transaction.state.log.num.partitions=1
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=false
@@ -180,7 +227,7 @@ format_storage() {
     echo "$cid" >"$CLUSTER_ID_FILE"
   fi
   log "formatting KRaft storage in $DATA (cluster id $cid)"
-  storage_tool format -t "$cid" -c "$CONF" >&2 || die "formatting KRaft storage failed"
+  storage_tool format -t "$cid" -c "$CONF" "${FORMAT_ARGS[@]}" >&2 || die "formatting KRaft storage failed"
 }
 
 # server.log written since this start (whole file if it was rolled meanwhile).
@@ -215,7 +262,7 @@ wait_ready() {
       rm -f "$PID_FILE"
       die "the broker (pid $pid) exited during startup; see the log above"
     fi
-    if started_logged && port_open "$KAFKA_PORT"; then
+    if started_logged && port_open "$PORT"; then
       return 0
     fi
     sleep 0.5
@@ -223,43 +270,33 @@ wait_ready() {
   log_tail
   log "stopping the broker that did not become ready"
   stop_broker
-  die "the broker did not become ready within ${KAFKA_START_TIMEOUT}s (no 'Kafka Server started' plus open port $HOST:$KAFKA_PORT)"
+  die "the broker did not become ready within ${KAFKA_START_TIMEOUT}s (no 'Kafka Server started' plus open port $HOST:$PORT)"
 }
 
-start() {
-  local pid
-  pid="$(broker_pid)"
-  if [[ -n "$pid" ]]; then
-    if port_open "$KAFKA_PORT"; then
-      echo "Kafka already running (pid $pid) on $HOST:$KAFKA_PORT"
-      return 0
-    fi
-    log "broker pid $pid is starting; waiting for it"
-    wait_ready "$pid"
-    echo "Kafka running (pid $pid) on $HOST:$KAFKA_PORT"
-    return 0
-  fi
+# Starts the current node's broker in the background without waiting for it, and sets
+# LAUNCHED_PID. A broker of this node that already runs is left alone.
+launch() {
+  LAUNCHED_PID="$(broker_pid)"
+  [[ -n "$LAUNCHED_PID" ]] && return 0
   rm -f "$PID_FILE"
 
   local p
-  for p in "$KAFKA_PORT" "$KAFKA_CONTROLLER_PORT"; do
+  for p in "$PORT" "$CONTROLLER_PORT"; do
     if port_open "$p"; then
-      die "port $HOST:$p is already in use by another process (not the broker of $WORK); stop it or set KAFKA_PORT / KAFKA_CONTROLLER_PORT"
+      die "port $HOST:$p is already in use by another process (not the broker of $WORK); stop it or choose other ports (see the environment above)"
     fi
   done
 
-  command -v "$JAVA" >/dev/null 2>&1 || die "java not found (Java 17 is needed)"
-  fetch
   write_config
   format_storage
 
   if [[ -f "$SERVER_LOG" ]]; then stat -c %s "$SERVER_LOG" >"$OFFSET_FILE"; else echo 0 >"$OFFSET_FILE"; fi
   {
     echo
-    echo "===== $(date '+%Y-%m-%d %H:%M:%S') kafka.sh start (port $KAFKA_PORT, controller $KAFKA_CONTROLLER_PORT) ====="
+    echo "===== $(date '+%Y-%m-%d %H:%M:%S') kafka.sh start (node $NODE_ID, port $PORT, controller $CONTROLLER_PORT) ====="
   } >>"$OUT_FILE"
 
-  log "starting Kafka on $HOST:$KAFKA_PORT (work dir $WORK)"
+  log "starting Kafka node $NODE_ID on $HOST:$PORT (work dir $WORK)"
   # setsid: own session, so the broker survives the calling shell and its job control;
   # the inner bash records its own pid then execs java, so the pid file is java's pid.
   # shellcheck disable=SC2086,SC2016  # word-split heap opts; $$ is for the inner bash
@@ -274,10 +311,19 @@ start() {
     sleep 0.1
   done
   [[ -s "$PID_FILE" ]] || { log_tail; die "the broker process did not start"; }
-  pid="$(tr -dc '0-9' <"$PID_FILE")"
+  LAUNCHED_PID="$(tr -dc '0-9' <"$PID_FILE")"
+}
 
-  wait_ready "$pid"
-  echo "Kafka started (pid $pid) on $HOST:$KAFKA_PORT"
+prepare_start() {
+  command -v "$JAVA" >/dev/null 2>&1 || die "java not found (Java 17 is needed)"
+  fetch
+}
+
+start() {
+  prepare_start
+  launch
+  wait_ready "$LAUNCHED_PID"
+  echo "Kafka running (pid $LAUNCHED_PID) on $HOST:$PORT"
 }
 
 stop_broker() {
@@ -306,7 +352,7 @@ stop_broker() {
 status() {
   local pid
   pid="$(broker_pid)"
-  if [[ -n "$pid" ]] && port_open "$KAFKA_PORT"; then
+  if [[ -n "$pid" ]] && port_open "$PORT"; then
     echo "running"
     return 0
   fi
@@ -320,17 +366,198 @@ reset() {
   echo "Kafka data deleted ($DATA); jars kept"
 }
 
+# ---- cluster: several KRaft nodes on this machine ------------------------------------------
+
+use_cluster() {
+  mkdir -p "$KAFKA_CLUSTER_DIR"
+  CLUSTER_WORK="$(cd "$KAFKA_CLUSTER_DIR" && pwd)"
+  LOCK_FILE="$CLUSTER_WORK/.lock"
+  CLUSTER_ID_FILE="$CLUSTER_WORK/cluster-id"
+  (( KAFKA_CLUSTER_SIZE >= 1 && KAFKA_CLUSTER_SIZE <= 9 )) || die "KAFKA_CLUSTER_SIZE must be 1-9"
+  REPLICATION=$(( KAFKA_CLUSTER_SIZE < 3 ? KAFKA_CLUSTER_SIZE : 3 ))
+  MIN_ISR=$(( KAFKA_CLUSTER_SIZE < 2 ? KAFKA_CLUSTER_SIZE : 2 ))
+  local i voters=()
+  for i in $(seq 1 "$KAFKA_CLUSTER_SIZE"); do voters+=("$i@$HOST:$(( KAFKA_CLUSTER_PORT + 100 + i - 1 ))"); done
+  VOTERS="$(IFS=,; echo "${voters[*]}")"
+}
+
+use_cluster_node() {
+  local i="$1"
+  use_node "$CLUSTER_WORK/node-$i" "$i" $(( KAFKA_CLUSTER_PORT + i - 1 )) $(( KAFKA_CLUSTER_PORT + 100 + i - 1 ))
+  LISTENER_CONF="listeners=PLAINTEXT://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://$HOST:$PORT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=PLAINTEXT"
+}
+
+cluster_brokers() {
+  local i list=()
+  for i in $(seq 1 "$KAFKA_CLUSTER_SIZE"); do list+=("$HOST:$(( KAFKA_CLUSTER_PORT + i - 1 ))"); done
+  (IFS=,; echo "${list[*]}")
+}
+
+# Launches every node that is not running (all of them at first, a killed one later), then
+# waits for each: a KRaft node only reports started once a quorum of controllers is up.
+cluster_start() {
+  prepare_start
+  local i pids=()
+  for i in $(seq 1 "$KAFKA_CLUSTER_SIZE"); do
+    use_cluster_node "$i"
+    launch
+    pids[i]="$LAUNCHED_PID"
+  done
+  for i in $(seq 1 "$KAFKA_CLUSTER_SIZE"); do
+    use_cluster_node "$i"
+    wait_ready "${pids[i]}"
+  done
+  echo "Kafka cluster running: $(cluster_brokers)"
+}
+
+# All nodes at once: one by one, the last would wait for a controller quorum that is gone.
+cluster_stop() {
+  local i
+  for i in $(seq 1 "$KAFKA_CLUSTER_SIZE"); do
+    ( use_cluster_node "$i"; stop_broker >/dev/null ) &
+  done
+  wait
+  echo "Kafka cluster stopped"
+}
+
+cluster_status() {
+  local i down=()
+  for i in $(seq 1 "$KAFKA_CLUSTER_SIZE"); do
+    use_cluster_node "$i"
+    status >/dev/null || down+=("$i")
+  done
+  if (( ${#down[@]} == 0 )); then echo "running: $(cluster_brokers)"; return 0; fi
+  echo "stopped nodes: ${down[*]}"
+  return 1
+}
+
+cluster_kill() {
+  local i="${1:-}"
+  [[ "$i" =~ ^[0-9]+$ ]] && (( i >= 1 && i <= KAFKA_CLUSTER_SIZE )) || die "cluster kill needs a node number 1-$KAFKA_CLUSTER_SIZE"
+  use_cluster_node "$i"
+  local pid
+  pid="$(broker_pid)"
+  [[ -n "$pid" ]] || { echo "node $i not running"; return 0; }
+  kill -KILL "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  rm -f "$PID_FILE"
+  echo "node $i killed (pid $pid)"
+}
+
+cluster_reset() {
+  cluster_stop
+  rm -rf "$CLUSTER_WORK"/node-* "$CLUSTER_ID_FILE"
+  echo "Kafka cluster data deleted ($CLUSTER_WORK); jars kept"
+}
+
+# ---- secure: one broker with a SASL_SSL client listener --------------------------------------
+
+SECURE_ADMIN_PASSWORD=admin-secret
+SECURE_STORE_PASSWORD=switchyard-local
+
+use_secure() {
+  mkdir -p "$KAFKA_SECURE_DIR"
+  local work
+  work="$(cd "$KAFKA_SECURE_DIR" && pwd)"
+  use_node "$work" 1 "$KAFKA_SECURE_PORT" $(( KAFKA_SECURE_PORT + 1 ))
+  LOCK_FILE="$work/.lock"
+  CLUSTER_ID_FILE="$work/cluster-id"
+  TLS="$work/tls"
+  VOTERS="1@$HOST:$CONTROLLER_PORT"
+  local jaas="org.apache.kafka.common.security.scram.ScramLoginModule required username=\"admin\" password=\"$SECURE_ADMIN_PASSWORD\";"
+  LISTENER_CONF="listeners=SASL_SSL://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT
+advertised.listeners=SASL_SSL://$HOST:$PORT
+listener.security.protocol.map=SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=SASL_SSL
+sasl.enabled.mechanisms=SCRAM-SHA-512,SCRAM-SHA-256
+sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=$jaas
+listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=$jaas
+ssl.keystore.type=PKCS12
+ssl.keystore.location=$TLS/broker.p12
+ssl.keystore.password=$SECURE_STORE_PASSWORD
+ssl.key.password=$SECURE_STORE_PASSWORD
+ssl.truststore.type=PKCS12
+ssl.truststore.location=$TLS/truststore.p12
+ssl.truststore.password=$SECURE_STORE_PASSWORD"
+  # SCRAM credentials live in the cluster metadata; KRaft takes them at format time (KIP-900).
+  FORMAT_ARGS=(
+    --add-scram "SCRAM-SHA-512=[name=admin,password=$SECURE_ADMIN_PASSWORD]"
+    --add-scram "SCRAM-SHA-512=[name=$KAFKA_SECURE_USER,password=$KAFKA_SECURE_PASSWORD]"
+    --add-scram "SCRAM-SHA-256=[name=$KAFKA_SECURE_USER,password=$KAFKA_SECURE_PASSWORD]"
+  )
+}
+
+# A local CA, and a broker certificate it signs for 127.0.0.1 and localhost (the name clients
+# verify), as PKCS12 key and trust stores; made once per work dir.
+make_certificates() {
+  [[ -f "$TLS/broker.p12" && -f "$TLS/truststore.p12" ]] && return 0
+  command -v openssl >/dev/null 2>&1 || die "openssl not found (needed for the secure broker's certificates)"
+  command -v keytool >/dev/null 2>&1 || die "keytool not found (it comes with Java 17)"
+  rm -rf "$TLS" && mkdir -p "$TLS"
+  log "making a local CA and broker certificate in $TLS"
+  (
+    cd "$TLS"
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 3650 -subj "/CN=Switchyard local Kafka CA" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -keyout broker.key -out broker.csr -subj "/CN=localhost" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n' >broker.ext
+    openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out broker.pem -days 3650 -extfile broker.ext 2>/dev/null
+    openssl pkcs12 -export -in broker.pem -inkey broker.key -certfile ca.pem -name broker -out broker.p12 -passout "pass:$SECURE_STORE_PASSWORD"
+    keytool -importcert -noprompt -alias ca -file ca.pem -keystore truststore.p12 -storetype PKCS12 -storepass "$SECURE_STORE_PASSWORD" >/dev/null 2>&1
+  ) || die "making the certificates failed"
+}
+
+secure_start() {
+  prepare_start
+  make_certificates
+  launch
+  wait_ready "$LAUNCHED_PID"
+  echo "Kafka (SASL_SSL) running (pid $LAUNCHED_PID) on $HOST:$PORT; CA $TLS/ca.pem, user $KAFKA_SECURE_USER"
+}
+
+secure_reset() {
+  stop_broker
+  rm -rf "$DATA" "$OFFSET_FILE" "$CLUSTER_ID_FILE" "$TLS"
+  echo "secure Kafka data and certificates deleted ($WORK); jars kept"
+}
+
 usage() {
   sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
 }
 
 cmd="${1:-}"
 case "$cmd" in
-  fetch)  take_lock; fetch ;;
-  start)  take_lock; start ;;
-  stop)   take_lock; stop_broker ;;
-  status) status ;;
-  reset)  take_lock; reset ;;
-  -h|--help|help) usage ;;
-  *) usage >&2; exit 2 ;;
+  cluster)
+    use_cluster
+    case "${2:-}" in
+      start)  take_lock; cluster_start ;;
+      stop)   take_lock; cluster_stop ;;
+      status) cluster_status ;;
+      kill)   cluster_kill "${3:-}" ;;
+      reset)  take_lock; cluster_reset ;;
+      *) usage >&2; exit 2 ;;
+    esac ;;
+  secure)
+    use_secure
+    case "${2:-}" in
+      start)  take_lock; secure_start ;;
+      stop)   take_lock; stop_broker ;;
+      status) status ;;
+      reset)  take_lock; secure_reset ;;
+      *) usage >&2; exit 2 ;;
+    esac ;;
+  *)
+    use_single
+    case "$cmd" in
+      fetch)  take_lock; fetch ;;
+      start)  take_lock; start ;;
+      stop)   take_lock; stop_broker ;;
+      status) status ;;
+      reset)  take_lock; reset ;;
+      -h|--help|help) usage ;;
+      *) usage >&2; exit 2 ;;
+    esac ;;
 esac

@@ -34,6 +34,8 @@ export async function checkKafkaConnection(kafka: Kafka, connection: KafkaConnec
   const admin = kafka.admin();
   try {
     await admin.connect();
+    // Connecting alone asks only for API versions, which a SASL listener answers before authentication.
+    await admin.describeCluster();
   } catch (error) {
     throw explainConnectFailure(error as Error, connection);
   } finally {
@@ -85,10 +87,17 @@ function explainConnectFailure(error: Error, connection: KafkaConnection): Error
     const who = sasl ? `user "${sasl.username}" with ${sasl.mechanism}` : 'this client';
     return new KafkaConnectionError(`Kafka SASL authentication failed for ${who}: ${error.message}; check KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD (or KAFKA_SASL_PASSWORD_FILE)`);
   }
-  if (!connection.sasl && /SASL|authentication/i.test(error.message)) {
-    return new KafkaConnectionError(`Kafka asks for authentication (${error.message}); set KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD`);
+  if (/closed connection/i.test(error.message)) {
+    return new KafkaConnectionError(
+      `Kafka closed the connection (${error.message}): does the listener at ${connection.brokers.join(', ')} speak ${securityProtocol(connection)}, as KAFKA_SSL and KAFKA_SASL_MECHANISM say? A SASL_SSL listener closes plain connections and unauthenticated requests`,
+    );
   }
   return error;
+}
+
+/** Kafka's name for what this client speaks, as a broker's listener map spells it. */
+function securityProtocol({ tls, sasl }: KafkaConnection): string {
+  return `${sasl ? 'SASL_' : ''}${tls ? 'SSL' : 'PLAINTEXT'}`;
 }
 
 function isIp(host: string): boolean {
