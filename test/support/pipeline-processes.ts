@@ -3,6 +3,55 @@ import { freePort, ServiceProcess } from './service-process';
 import { WebhookReceiver } from './webhook-receiver';
 import { WorkspaceFile } from './workspace-file';
 
+export const SERVICES = ['ingest', 'router', 'delivery'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+/** ingest, router and delivery as their own processes on free ports, all with `env`. */
+export class PipelineProcesses {
+  private constructor(readonly services: Record<ServiceName, ServiceProcess>) {}
+
+  /** One after the other: each creates the topics it needs before the next consumes them. If one fails, the others stop. */
+  static async start(env: NodeJS.ProcessEnv): Promise<PipelineProcesses> {
+    const started: ServiceProcess[] = [];
+    try {
+      for (const name of SERVICES) started.push(await ServiceProcess.start(name, await freePort(), env));
+    } catch (error) {
+      await Promise.all(started.map((s) => s.stop()));
+      throw error;
+    }
+    return new PipelineProcesses({ ingest: started[0], router: started[1], delivery: started[2] });
+  }
+
+  get ingest(): ServiceProcess {
+    return this.services.ingest;
+  }
+
+  /** Each service's answer to a health path, e.g. `{ ingest: 200, router: 503, delivery: 200 }`. */
+  async health(path: 'live' | 'ready'): Promise<Record<ServiceName, number>> {
+    const statuses = await Promise.all(SERVICES.map(async (name) => (await fetch(`${this.services[name].url}/health/${path}`)).status));
+    return { ingest: statuses[0], router: statuses[1], delivery: statuses[2] };
+  }
+
+  /** Exit codes of services that exited: none should, in a suite that only kills brokers. */
+  exited(): Partial<Record<ServiceName, number | string>> {
+    const gone: Partial<Record<ServiceName, number | string>> = {};
+    for (const name of SERVICES) {
+      const { exitCode, signalCode } = this.services[name].child;
+      if (exitCode !== null || signalCode !== null) gone[name] = exitCode ?? signalCode ?? '';
+    }
+    return gone;
+  }
+
+  /** The last lines each service printed: for a failure's report. */
+  tails(lines = 40): string {
+    return SERVICES.map((name) => `--- ${name}\n${this.services[name].tail(lines)}`).join('\n');
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(SERVICES.map((name) => this.services[name].stop()));
+  }
+}
+
 export interface RunningPipeline {
   receiver: WebhookReceiver;
   ingestUrl: string;
@@ -26,18 +75,16 @@ export async function startPipeline(label: string, sharedSecret: string, sources
     destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ids, settings: { sharedSecret, webhooks: [{ url: receiver.url('/hooks') }] } }],
   });
   const env = { KAFKA_BROKERS: testBrokers(), TOPIC_NAMESPACE: freshNamespace(label), TOPIC_PARTITIONS: '2', WORKSPACE_CONFIG: workspace.path, DELIVERY_RETRY_SCHEDULE_MS: '100,200' };
-  const services: ServiceProcess[] = [];
-  const stop = async () => {
-    await Promise.all(services.map((s) => s.stop()));
+  const cleanUp = async () => {
     await receiver.stop();
     workspace.remove();
   };
+  let processes: PipelineProcesses;
   try {
-    // One after the other: each creates the topics it needs before the next consumes them.
-    for (const name of ['ingest', 'router', 'delivery'] as const) services.push(await ServiceProcess.start(name, await freePort(), env));
+    processes = await PipelineProcesses.start(env);
   } catch (error) {
-    await stop();
+    await cleanUp();
     throw error;
   }
-  return { receiver, ingestUrl: services[0].url, stop };
+  return { receiver, ingestUrl: processes.ingest.url, stop: async () => (await processes.stop(), await cleanUp()) };
 }
