@@ -3,7 +3,7 @@ import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { topicNames, TopicNames } from '@switchyard/contracts';
 import { kafkaConnection, topicFamilies, topicPolicy, WorkspaceConfigStore } from '@switchyard/config';
-import { BatchingProducer, BrokerProbe, checkKafkaConnection, compressionType, ConsumerLagMonitor, createKafka, DEFAULT_BATCHING, ensureTopics, exportConsumerLag, KafkaConnection } from '@switchyard/kafka';
+import { BatchingProducer, BrokerProbe, checkKafkaConnection, compressionType, ConsumerLagMonitor, createKafka, DEFAULT_BATCHING, ensureTopics, exportConsumerLag, KafkaConnection, retryTransient } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { AttemptLog } from './attempts/attempt-log';
 import { DeliveryConsumer } from './consumer/delivery-consumer';
@@ -138,7 +138,7 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
     configureMetrics();
     this.stopConfiguringMetrics = this.workspace.onChange(configureMetrics);
     await this.producer.connect();
-    await this.consumer.start();
+    await retryTransient(() => this.consumer.start());
     await this.probe.start();
     readLiveStateFrom({ destinations: () => this.workspace.config.destinations, breakers: this.breakers, limiter: this.limiter, lag: this.lag, retryTopics: this.retryTopics });
     this.stopExportingLag = exportConsumerLag(this.lag);

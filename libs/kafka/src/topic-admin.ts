@@ -94,6 +94,23 @@ async function createMissing(admin: Admin, specs: TopicSpec[], policy: TopicPoli
   }
 }
 
+/**
+ * Runs a start-up step again while it fails transiently. On a cluster of several brokers, one
+ * broker may learn of a topic a moment after another reported its leaders, so a consumer that
+ * subscribes right after ensureTopics can be told the topic is unknown; that passes.
+ */
+export async function retryTransient<T>(step: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!isTransient(error) || Date.now() > deadline) throw error;
+      await sleep(200);
+    }
+  }
+}
+
 const TRANSIENT = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'NOT_CONTROLLER', 'REQUEST_TIMED_OUT']);
 
 function hasType(error: unknown, type: string): boolean {

@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, HttpCode, HttpException, Inject, Ip, Param, Post } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { WorkspaceConfigStore } from '@switchyard/config';
+import { ProduceTimeoutError } from '@switchyard/kafka';
 import { isOriginAllowed } from '../browser/origin-policy';
 import { IngestSettings } from '../ingest-settings';
 import { LOGGER } from '../ingest.tokens';
@@ -61,8 +62,14 @@ export class TrackingController {
       await this.tracking.accept(source.id, parsed.messages, { ...parsed.batch, clientIp: clientAddress(ip) });
     } catch (error) {
       this.logger.error({ err: error, sourceId: source.id }, 'Kafka did not acknowledge the calls');
-      refuse(503, 'unavailable', 'the calls could not be stored; nothing was accepted, retry later');
+      refuse(503, 'unavailable', unstoredMessage(error));
     }
     return { success: true };
   }
+}
+
+/** What a 503 can promise: withdrawn records are never written; records already sent to Kafka may still be. */
+function unstoredMessage(error: unknown): string {
+  if (error instanceof ProduceTimeoutError && error.withdrawn) return `Kafka did not acknowledge within ${error.timeoutMs} ms; nothing was stored, retry later`;
+  return 'the calls may not have been stored; retry later with the same messageIds, so a receiver can drop a copy that was stored after all';
 }

@@ -3,7 +3,7 @@ import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
 import { topicFamilies, topicPolicy } from '@switchyard/config';
-import { BrokerProbe, checkKafkaConnection, compressionType, ConsumerLagMonitor, ensureTopics, exportConsumerLag, KafkaConnection, TopicSpec } from '@switchyard/kafka';
+import { BrokerProbe, checkKafkaConnection, compressionType, ConsumerLagMonitor, ensureTopics, exportConsumerLag, KafkaConnection, retryTransient, TopicSpec } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { ConsumeTransformProduce } from '../pipeline/consume-transform-produce';
 import { BatchHandler } from '../pipeline/batch-handler';
@@ -59,7 +59,7 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
       { topic: this.topics.audiences, numPartitions: partitions, configs: stream },
     ]);
     await this.ensureChangelog();
-    await Promise.all(this.pipelines.map((p) => p.start()));
+    await Promise.all(this.pipelines.map((p) => retryTransient(() => p.start())));
     this.stopExportingLag = exportConsumerLag(this.lag);
     await this.probe.start();
     this.logger.info({ brokers: this.settings.kafkaBrokers, transactional: this.settings.transactional }, 'router consuming');

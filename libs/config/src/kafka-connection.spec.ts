@@ -1,0 +1,77 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from './settings';
+import { assertKafkaSettings, kafkaConnection, kafkaSettingsProblems } from './kafka-connection';
+import { topicFamilies, topicPolicy } from './topic-settings';
+
+const dir = mkdtempSync(join(tmpdir(), 'switchyard-kafka-settings-'));
+const file = (name: string, content: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+const plain = { kafkaBrokers: 'b1:9092,b2:9092', kafkaSsl: false, kafkaSslRejectUnauthorized: true };
+
+describe('Kafka connection settings', () => {
+  it('describe a plain connection by default', () => {
+    expect(kafkaSettingsProblems(plain)).toEqual([]);
+    expect(kafkaConnection(plain)).toEqual({ brokers: ['b1:9092', 'b2:9092'] });
+  });
+
+  it('read the CA, client certificate and key, and a password file without its trailing newline', () => {
+    const settings = {
+      ...plain,
+      kafkaSsl: true,
+      kafkaSslCaFile: file('ca.pem', 'CA PEM'),
+      kafkaSslCertFile: file('client.pem', 'CERT PEM'),
+      kafkaSslKeyFile: file('client.key', 'KEY PEM'),
+      kafkaSaslMechanism: 'scram-sha-512' as const,
+      kafkaSaslUsername: 'switchyard',
+      kafkaSaslPasswordFile: file('password', 's3cret\n'),
+    };
+    expect(kafkaSettingsProblems(settings)).toEqual([]);
+    expect(kafkaConnection(settings)).toEqual({
+      brokers: ['b1:9092', 'b2:9092'],
+      tls: { ca: 'CA PEM', cert: 'CERT PEM', key: 'KEY PEM', rejectUnauthorized: true },
+      sasl: { mechanism: 'scram-sha-512', username: 'switchyard', password: 's3cret' },
+    });
+  });
+
+  it.each([
+    ['a CA file without KAFKA_SSL', { kafkaSslCaFile: file('ca2.pem', 'x') }, /need KAFKA_SSL=true/],
+    ['a certificate without its key', { kafkaSsl: true, kafkaSslCertFile: file('c.pem', 'x') }, /KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE go together/],
+    ['a file that cannot be read', { kafkaSsl: true, kafkaSslCaFile: join(dir, 'missing.pem') }, /KAFKA_SSL_CA_FILE: cannot read .*missing\.pem \(ENOENT\)/],
+    ['a mechanism without a user', { kafkaSaslMechanism: 'plain', kafkaSaslPassword: 'p' }, /KAFKA_SASL_MECHANISM=plain needs KAFKA_SASL_USERNAME/],
+    ['a mechanism without a password', { kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u' }, /needs exactly one of KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE/],
+    ['both password and password file', { kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u', kafkaSaslPassword: 'p', kafkaSaslPasswordFile: file('p2', 'p') }, /exactly one of/],
+    ['credentials without a mechanism', { kafkaSaslUsername: 'u', kafkaSaslPassword: 'p' }, /need KAFKA_SASL_MECHANISM/],
+    ['min.insync above the replication factor', { kafkaReplicationFactor: 2, kafkaMinInsyncReplicas: 3 }, /KAFKA_MIN_INSYNC_REPLICAS must not exceed KAFKA_REPLICATION_FACTOR/],
+  ])('refuse %s, naming the variables', (_name, over, message) => {
+    const settings = { ...plain, ...over } as Parameters<typeof assertKafkaSettings>[0];
+    expect(() => assertKafkaSettings(settings, 'ingest settings')).toThrow(ConfigError);
+    expect(() => assertKafkaSettings(settings, 'ingest settings')).toThrow(message);
+  });
+
+  it('never put the password in a problem', () => {
+    const problems = kafkaSettingsProblems({ ...plain, kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u', kafkaSaslPassword: 'hunter2-secret', kafkaSaslPasswordFile: file('p3', 'x') });
+    expect(problems.join('\n')).not.toContain('hunter2-secret');
+  });
+});
+
+describe('topic settings', () => {
+  const settings = { kafkaCreateTopics: true, kafkaReplicationFactor: 3, kafkaMinInsyncReplicas: 2, kafkaRetentionMs: 7 * 86_400_000, kafkaDeadLetterRetentionMs: 30 * 86_400_000 };
+
+  it('keep retry tiers for the retry window plus the stream retention, dead letters for their own, and compact the changelog', () => {
+    const families = topicFamilies(settings);
+    expect(families.stream['retention.ms']).toBe(String(7 * 86_400_000));
+    expect(families.deadLetter['retention.ms']).toBe(String(30 * 86_400_000));
+    expect(families.retryTier(4 * 3_600_000)['retention.ms']).toBe(String(4 * 3_600_000 + 7 * 86_400_000));
+    expect(families.changelog).toEqual({ 'cleanup.policy': 'compact' });
+  });
+
+  it('pass the replication settings and the create switch to the topic admin', () => {
+    expect(topicPolicy(settings)).toEqual({ create: true, replicationFactor: 3, minInsyncReplicas: 2 });
+    expect(topicPolicy({ ...settings, kafkaCreateTopics: false, kafkaReplicationFactor: undefined, kafkaMinInsyncReplicas: undefined })).toEqual({ create: false });
+  });
+});

@@ -1,0 +1,58 @@
+import { Kafka } from 'kafkajs';
+import { BrokerProbe } from './broker-probe';
+
+/** A cluster the test switches on and off, and a clock it moves by hand. */
+function fakeCluster() {
+  const state = { up: true, hang: false, now: 0 };
+  const admin = {
+    connect: async () => {
+      if (!state.up) throw new Error('Connection error: ECONNREFUSED');
+    },
+    describeCluster: () => (state.hang ? new Promise(() => undefined) : state.up ? Promise.resolve({ brokers: [] }) : Promise.reject(new Error('Closed connection'))),
+    disconnect: async () => undefined,
+  };
+  const kafka = { admin: () => admin } as unknown as Kafka;
+  return { kafka, state };
+}
+
+describe('BrokerProbe', () => {
+  const options = { intervalMs: 60_000, staleAfterMs: 3_000 };
+  // The probe's own timer is far off; each test probes by hand through start() and a private tick.
+  const probeOnce = (probe: BrokerProbe) => (probe as unknown as { probe: () => Promise<void> }).probe();
+
+  it('is reachable after an answer, unreachable at the first failure, and reachable again at the next answer', async () => {
+    const { kafka, state } = fakeCluster();
+    const probe = new BrokerProbe(kafka, options, () => state.now);
+    await probe.start();
+    expect(probe.reachable).toBe(true);
+    state.up = false;
+    await probeOnce(probe);
+    expect(probe.reachable).toBe(false);
+    state.up = true;
+    await probeOnce(probe);
+    expect(probe.reachable).toBe(true);
+    await probe.stop();
+  });
+
+  it('turns unreachable when no answer comes for staleAfterMs, even while a request hangs', async () => {
+    const { kafka, state } = fakeCluster();
+    const probe = new BrokerProbe(kafka, options, () => state.now);
+    await probe.start();
+    state.hang = true;
+    void probeOnce(probe);
+    state.now = 2_999;
+    expect(probe.reachable).toBe(true);
+    state.now = 3_000;
+    expect(probe.reachable).toBe(false);
+    await probe.stop();
+  });
+
+  it('is unreachable before the first answer', async () => {
+    const { kafka, state } = fakeCluster();
+    state.up = false;
+    const probe = new BrokerProbe(kafka, options, () => state.now);
+    await probe.start();
+    expect(probe.reachable).toBe(false);
+    await probe.stop();
+  });
+});

@@ -1,0 +1,168 @@
+import { Kafka, logLevel } from 'kafkajs';
+import { topicNames } from '@switchyard/contracts';
+import { eventually, freshNamespace } from '../support/kafka-test-kit';
+import { LocalKafka } from '../support/local-kafka';
+import { PipelineProcesses } from '../support/pipeline-processes';
+import { CallOutcome, longestGapWithout200, runTrackLoad, statusCounts, trackCall } from '../support/track-load';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
+
+/** What reached the receiver, against what ingest acknowledged. */
+function deliveryReport(receiver: WebhookReceiver, outcomes: CallOutcome[]) {
+  const delivered = receiver.received.map((h) => String(h.body.messageId));
+  const unique = new Set(delivered);
+  const acked = outcomes.filter((o) => o.status === 200).map((o) => o.messageId);
+  return {
+    sent: outcomes.length,
+    statuses: statusCounts(outcomes),
+    deliveredUnique: unique.size,
+    duplicates: delivered.length - unique.size,
+    missingAmongAcknowledged: acked.filter((id) => !unique.has(id)),
+    deliveredWithout200: outcomes.filter((o) => o.status !== 200 && unique.has(o.messageId)).length,
+  };
+}
+
+const ingestOnly = (prefix: string) => (h: { body: Record<string, unknown> }) => String(h.body.messageId).startsWith(prefix);
+
+/**
+ * Brokers die under Switchyard. Every broker here is the suite's own (scripts/kafka/kafka.sh
+ * cluster, in a temporary dir on free ports), never the shared test broker. The counts are
+ * printed for the issue notes; timing is printed, never asserted.
+ */
+describe('a broker dies', () => {
+  let receiver: WebhookReceiver;
+  let workspace: WorkspaceFile;
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    workspace = new WorkspaceFile(simpleWorkspace([receiver.url()]));
+  });
+
+  afterAll(async () => {
+    await receiver?.stop();
+    workspace?.remove();
+  });
+
+  describe('one of three (replication 3, min.insync.replicas 2)', () => {
+    let cluster: LocalKafka | undefined;
+    let pipeline: PipelineProcesses | undefined;
+
+    afterAll(async () => {
+      await pipeline?.stop();
+      await cluster?.stop();
+    }, 60_000);
+
+    it('loses no acknowledged event, and the pipeline carries on without a restart', async () => {
+      cluster = await LocalKafka.cluster(3);
+      const namespace = freshNamespace('three');
+      pipeline = await PipelineProcesses.start({
+        KAFKA_BROKERS: cluster.brokers,
+        KAFKA_REPLICATION_FACTOR: '3',
+        KAFKA_MIN_INSYNC_REPLICAS: '2',
+        TOPIC_NAMESPACE: namespace,
+        TOPIC_PARTITIONS: '3',
+        WORKSPACE_CONFIG: workspace.path,
+      });
+
+      // The topics were created as asked: three replicas, two of them in sync for a write.
+      const admin = new Kafka({ clientId: 'broker-failure-test', brokers: cluster.brokers.split(','), logLevel: logLevel.NOTHING }).admin();
+      await admin.connect();
+      const events = topicNames(namespace).events;
+      const { topics } = await admin.fetchTopicMetadata({ topics: [events] });
+      const configs = await admin.describeConfigs({ resources: [{ type: 2, name: events, configNames: ['min.insync.replicas'] }], includeSynonyms: false });
+      await admin.disconnect();
+      expect(topics[0].partitions.map((p) => p.replicas.length)).toEqual([3, 3, 3]);
+      expect(configs.resources[0].configEntries[0].configValue).toBe('2');
+      // The leader of the first events partition dies: producers and consumers must move.
+      const victim = topics[0].partitions.find((p) => p.partitionId === 0)!.leader;
+
+      let killedAt = 0;
+      let killing: Promise<void> | undefined;
+      const total = 1500;
+      const outcomes = await runTrackLoad({
+        ingestUrl: pipeline.ingest.url,
+        writeKey: TEST_WRITE_KEY,
+        total,
+        concurrency: 8,
+        pauseMs: 20,
+        prefix: 'three',
+        onOutcome: (_outcome, done) => {
+          if (done === Math.floor(total / 3)) killing = cluster!.kill(victim).then(() => void (killedAt = Date.now()));
+        },
+      });
+      await killing;
+
+      const acked = outcomes.filter((o) => o.status === 200);
+      await eventually(() => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0, 120_000, 'every acknowledged event at the receiver').catch(() => undefined);
+      const report = deliveryReport(receiver, outcomes);
+      console.log(
+        `one broker of three SIGKILLed (node ${victim}) after ${Math.floor(total / 3)} answers:`,
+        JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }),
+        `longest gap with no 200 after the kill: ${longestGapWithout200(outcomes.filter((o) => o.answeredAt >= killedAt), killedAt)} ms`,
+      );
+      expect(report.missingAmongAcknowledged).toEqual([]);
+      expect(acked.length).toBeGreaterThan(total / 2);
+
+      // No service was restarted, all are ready on the two brokers left, and new events still flow.
+      expect(pipeline.exited()).toEqual({});
+      await eventually(async () => JSON.stringify(await pipeline!.health('ready')) === JSON.stringify({ ingest: 200, router: 200, delivery: 200 }), 60_000, 'every service ready');
+      const after = await trackCall(pipeline.ingest.url, TEST_WRITE_KEY, 'three-after');
+      expect(after.status).toBe(200);
+      await receiver.waitFor(1, (h) => h.body.messageId === 'three-after', 60_000);
+      expect(receiver.received.filter(ingestOnly('three')).length).toBeGreaterThanOrEqual(acked.length);
+    }, 420_000);
+  });
+
+  describe('the only broker', () => {
+    let broker: LocalKafka | undefined;
+    let pipeline: PipelineProcesses | undefined;
+
+    afterAll(async () => {
+      await pipeline?.stop();
+      await broker?.stop();
+    }, 60_000);
+
+    it('answers 503 while it is down, turns every readiness 503 and back, and delivers every acknowledged event', async () => {
+      broker = await LocalKafka.cluster(1);
+      pipeline = await PipelineProcesses.start({
+        KAFKA_BROKERS: broker.brokers,
+        TOPIC_NAMESPACE: freshNamespace('single'),
+        TOPIC_PARTITIONS: '2',
+        WORKSPACE_CONFIG: workspace.path,
+        INGEST_PRODUCE_TIMEOUT_MS: '2000',
+      });
+      const before = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 60, concurrency: 4, pauseMs: 0, prefix: 'single-before' });
+      expect(statusCounts(before)).toEqual({ 200: 60 });
+
+      await broker.kill(1);
+      await eventually(async () => JSON.stringify(await pipeline!.health('ready')) === JSON.stringify({ ingest: 503, router: 503, delivery: 503 }), 30_000, 'every service unready');
+      expect(await pipeline.health('live')).toEqual({ ingest: 200, router: 200, delivery: 200 });
+
+      // Calls made while the broker is down, answered before it comes back.
+      const during = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 40, concurrency: 8, pauseMs: 0, prefix: 'single-down' });
+      expect(statusCounts(during)).toEqual({ 503: 40 });
+      expect(await pipeline.health('live')).toEqual({ ingest: 200, router: 200, delivery: 200 });
+
+      await broker.restart();
+      await eventually(async () => JSON.stringify(await pipeline!.health('ready')) === JSON.stringify({ ingest: 200, router: 200, delivery: 200 }), 90_000, 'every service ready again');
+      expect(pipeline.exited()).toEqual({});
+
+      // After recovery, as an SDK would: each call retried on 503 until it is acknowledged.
+      const after: CallOutcome[] = [];
+      for (let i = 0; i < 20; i++) {
+        const id = `single-after-${i}`;
+        const outcome = await eventually(async () => {
+          const o = await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, id);
+          return o.status === 200 && o;
+        }, 60_000, `${id} acknowledged`);
+        after.push(outcome);
+      }
+
+      const outcomes = [...before, ...during, ...after];
+      await eventually(() => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0, 120_000, 'every acknowledged event at the receiver').catch(() => undefined);
+      const report = deliveryReport(receiver, outcomes);
+      console.log('the only broker SIGKILLed and restarted:', JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }));
+      expect(report.missingAmongAcknowledged).toEqual([]);
+    }, 420_000);
+  });
+});
