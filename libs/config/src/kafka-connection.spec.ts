@@ -41,7 +41,6 @@ describe('Kafka connection settings', () => {
   it.each([
     ['a CA file without KAFKA_SSL', { kafkaSslCaFile: file('ca2.pem', 'x') }, /need KAFKA_SSL=true/],
     ['a certificate without its key', { kafkaSsl: true, kafkaSslCertFile: file('c.pem', 'x') }, /KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE go together/],
-    ['a file that cannot be read', { kafkaSsl: true, kafkaSslCaFile: join(dir, 'missing.pem') }, /KAFKA_SSL_CA_FILE: cannot read .*missing\.pem \(ENOENT\)/],
     ['a mechanism without a user', { kafkaSaslMechanism: 'plain', kafkaSaslPassword: 'p' }, /KAFKA_SASL_MECHANISM=plain needs KAFKA_SASL_USERNAME/],
     ['a mechanism without a password', { kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u' }, /needs exactly one of KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE/],
     ['both password and password file', { kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u', kafkaSaslPassword: 'p', kafkaSaslPasswordFile: file('p2', 'p') }, /exactly one of/],
@@ -51,6 +50,12 @@ describe('Kafka connection settings', () => {
     const settings = { ...plain, ...over } as Parameters<typeof assertKafkaSettings>[0];
     expect(() => assertKafkaSettings(settings, 'ingest settings')).toThrow(ConfigError);
     expect(() => assertKafkaSettings(settings, 'ingest settings')).toThrow(message);
+  });
+
+  it('name the variable of a file that cannot be read', () => {
+    const settings = { ...plain, kafkaSsl: true, kafkaSslCaFile: join(dir, 'missing.pem') };
+    expect(() => kafkaConnection(settings)).toThrow(ConfigError);
+    expect(() => kafkaConnection(settings)).toThrow(/KAFKA_SSL_CA_FILE: cannot read .*missing\.pem \(ENOENT\)/);
   });
 
   it('never put the password in a problem', () => {

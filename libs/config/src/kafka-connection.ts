@@ -1,4 +1,4 @@
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { brokerList, KafkaConnection } from '@switchyard/kafka';
 import type { CommonSettings } from './common-settings';
 import { ConfigError } from './settings';
@@ -19,17 +19,11 @@ type KafkaSettings = Pick<
   | 'kafkaMinInsyncReplicas'
 >;
 
-/** The files a setting names, by variable, so a problem names the variable to fix. */
-function namedFiles(s: KafkaSettings): Array<[variable: string, path: string | undefined]> {
-  return [
-    ['KAFKA_SSL_CA_FILE', s.kafkaSslCaFile],
-    ['KAFKA_SSL_CERT_FILE', s.kafkaSslCertFile],
-    ['KAFKA_SSL_KEY_FILE', s.kafkaSslKeyFile],
-    ['KAFKA_SASL_PASSWORD_FILE', s.kafkaSaslPasswordFile],
-  ];
-}
-
-/** Rules between the Kafka settings, each problem naming the variables involved. */
+/**
+ * Rules between the Kafka settings, each problem naming the variables involved. Files are read
+ * by `kafkaConnection` when the service starts (they are mounted Secrets, absent where the
+ * settings are merely checked).
+ */
 export function kafkaSettingsProblems(s: KafkaSettings): string[] {
   const problems: string[] = [];
   const tlsFiles = [s.kafkaSslCaFile, s.kafkaSslCertFile, s.kafkaSslKeyFile].some(Boolean);
@@ -40,14 +34,6 @@ export function kafkaSettingsProblems(s: KafkaSettings): string[] {
   if (s.kafkaSaslMechanism) {
     if (!s.kafkaSaslUsername) problems.push(`KAFKA_SASL_MECHANISM=${s.kafkaSaslMechanism} needs KAFKA_SASL_USERNAME`);
     if (Boolean(s.kafkaSaslPassword) === Boolean(s.kafkaSaslPasswordFile)) problems.push(`KAFKA_SASL_MECHANISM=${s.kafkaSaslMechanism} needs exactly one of KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE`);
-  }
-  for (const [variable, path] of namedFiles(s)) {
-    if (!path) continue;
-    try {
-      accessSync(path, constants.R_OK);
-    } catch (error) {
-      problems.push(`${variable}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
   }
   if (s.kafkaReplicationFactor !== undefined && s.kafkaMinInsyncReplicas !== undefined && s.kafkaMinInsyncReplicas > s.kafkaReplicationFactor) {
     problems.push('KAFKA_MIN_INSYNC_REPLICAS must not exceed KAFKA_REPLICATION_FACTOR, or no write could ever be acknowledged');
@@ -61,7 +47,7 @@ export function assertKafkaSettings(s: KafkaSettings, what: string): void {
   if (problems.length > 0) throw new ConfigError(`invalid ${what}:\n  - ${problems.join('\n  - ')}`);
 }
 
-/** The connection the settings describe, with certificates, key and password read from their files. */
+/** The connection the settings describe, with certificates, key and password read from their files; a file that cannot be read is a ConfigError naming its variable. */
 export function kafkaConnection(s: KafkaSettings): KafkaConnection {
   const read = (path: string | undefined, variable: string): string | undefined => {
     if (!path) return undefined;
