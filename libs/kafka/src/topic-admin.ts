@@ -89,6 +89,9 @@ async function createMissing(admin: Admin, specs: TopicSpec[], policy: TopicPoli
   try {
     await admin.createTopics({ topics: missing, waitForLeaders: true, timeout: timeoutMs });
   } catch (error) {
+    if (hasType(error, 'INVALID_REPLICATION_FACTOR')) {
+      throw new Error(`cannot create topics with replication factor ${policy.replicationFactor ?? "the broker's default"}: the cluster has fewer live brokers; lower KAFKA_REPLICATION_FACTOR (or the broker's default.replication.factor)`);
+    }
     // Another service may have created the same topic a moment earlier.
     if (!/already exists/i.test(String((error as Error).message)) && !hasType(error, 'TOPIC_ALREADY_EXISTS')) throw error;
   }
