@@ -17,8 +17,7 @@ function fakeCluster() {
 
 describe('BrokerProbe', () => {
   const options = { intervalMs: 60_000, staleAfterMs: 3_000 };
-  // The probe's own timer is far off; each test probes by hand through start() and a private tick.
-  const probeOnce = (probe: BrokerProbe) => (probe as unknown as { probe: () => Promise<void> }).probe();
+  // The probe's own timer is far off; each test probes by hand.
 
   it('is reachable after an answer, unreachable at the first failure, and reachable again at the next answer', async () => {
     const { kafka, state } = fakeCluster();
@@ -26,10 +25,10 @@ describe('BrokerProbe', () => {
     await probe.start();
     expect(probe.reachable).toBe(true);
     state.up = false;
-    await probeOnce(probe);
+    await probe.probe();
     expect(probe.reachable).toBe(false);
     state.up = true;
-    await probeOnce(probe);
+    await probe.probe();
     expect(probe.reachable).toBe(true);
     await probe.stop();
   });
@@ -39,7 +38,7 @@ describe('BrokerProbe', () => {
     const probe = new BrokerProbe(kafka, options, () => state.now);
     await probe.start();
     state.hang = true;
-    void probeOnce(probe);
+    void probe.probe();
     state.now = 2_999;
     expect(probe.reachable).toBe(true);
     state.now = 3_000;

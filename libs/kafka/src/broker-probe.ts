@@ -49,7 +49,8 @@ export class BrokerProbe {
     await this.admin.disconnect();
   }
 
-  private async probe(): Promise<void> {
+  /** One probe now (the interval's work); a probe still waiting for its answer is not doubled. */
+  async probe(): Promise<void> {
     if (this.probing) return;
     this.probing = true;
     try {
