@@ -23,7 +23,8 @@
 #             $KAFKA_SECURE_PORT, with a CA and broker certificate made with openssl and keytool
 #             in $KAFKA_SECURE_DIR/tls (clients trust tls/ca.pem) and the SCRAM users admin
 #             (inter-broker) and $KAFKA_SECURE_USER (password $KAFKA_SECURE_PASSWORD) created
-#             when the storage is formatted.
+#             when the storage is formatted. A second listener on $KAFKA_SECURE_PORT+2 is SSL
+#             with client certificates required (mTLS): tls/client.pem and tls/client.key pass.
 #
 # Environment:
 #   KAFKA_PORT             client listener port      (default 9092)
@@ -35,7 +36,7 @@
 #   KAFKA_CLUSTER_SIZE     nodes of `cluster`        (default 3)
 #   KAFKA_CLUSTER_PORT     first client port         (default 19092)
 #   KAFKA_CLUSTER_DIR      work dir of `cluster`     (default <repo root>/.kafka-cluster)
-#   KAFKA_SECURE_PORT      SASL_SSL port of `secure` (default 29092; controller +1)
+#   KAFKA_SECURE_PORT      SASL_SSL port of `secure` (default 29092; controller +1, mTLS +2)
 #   KAFKA_SECURE_DIR       work dir of `secure`      (default <repo root>/.kafka-secure)
 #   KAFKA_SECURE_USER / KAFKA_SECURE_PASSWORD  its client user (default switchyard / switchyard-secret)
 # `cluster` and `secure` take their jars from $KAFKA_WORK_DIR/libs, like the single broker.
@@ -468,9 +469,11 @@ use_secure() {
   TLS="$work/tls"
   VOTERS="1@$HOST:$CONTROLLER_PORT"
   local jaas="org.apache.kafka.common.security.scram.ScramLoginModule required username=\"admin\" password=\"$SECURE_ADMIN_PASSWORD\";"
-  LISTENER_CONF="listeners=SASL_SSL://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT
-advertised.listeners=SASL_SSL://$HOST:$PORT
-listener.security.protocol.map=SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT
+  MTLS_PORT=$(( KAFKA_SECURE_PORT + 2 ))
+  LISTENER_CONF="listeners=SASL_SSL://$HOST:$PORT,CONTROLLER://$HOST:$CONTROLLER_PORT,SSL://$HOST:$MTLS_PORT
+advertised.listeners=SASL_SSL://$HOST:$PORT,SSL://$HOST:$MTLS_PORT
+listener.security.protocol.map=SASL_SSL:SASL_SSL,CONTROLLER:PLAINTEXT,SSL:SSL
+listener.name.ssl.ssl.client.auth=required
 inter.broker.listener.name=SASL_SSL
 sasl.enabled.mechanisms=SCRAM-SHA-512,SCRAM-SHA-256
 sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512
@@ -491,10 +494,10 @@ ssl.truststore.password=$SECURE_STORE_PASSWORD"
   )
 }
 
-# A local CA, and a broker certificate it signs for 127.0.0.1 and localhost (the name clients
-# verify), as PKCS12 key and trust stores; made once per work dir.
+# A local CA, a broker certificate it signs for 127.0.0.1 and localhost (the name clients
+# verify) as PKCS12 key and trust stores, and a client certificate for mTLS; made once per work dir.
 make_certificates() {
-  [[ -f "$TLS/broker.p12" && -f "$TLS/truststore.p12" ]] && return 0
+  [[ -f "$TLS/broker.p12" && -f "$TLS/truststore.p12" && -f "$TLS/client.pem" ]] && return 0
   command -v openssl >/dev/null 2>&1 || die "openssl not found (needed for the secure broker's certificates)"
   command -v keytool >/dev/null 2>&1 || die "keytool not found (it comes with Java 17)"
   rm -rf "$TLS" && mkdir -p "$TLS"
@@ -507,6 +510,9 @@ make_certificates() {
     openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out broker.pem -days 3650 -extfile broker.ext 2>/dev/null
     openssl pkcs12 -export -in broker.pem -inkey broker.key -certfile ca.pem -name broker -out broker.p12 -passout "pass:$SECURE_STORE_PASSWORD"
     keytool -importcert -noprompt -alias ca -file ca.pem -keystore truststore.p12 -storetype PKCS12 -storepass "$SECURE_STORE_PASSWORD" >/dev/null 2>&1
+    openssl req -newkey rsa:2048 -nodes -keyout client.key -out client.csr -subj "/CN=$KAFKA_SECURE_USER" 2>/dev/null
+    printf 'extendedKeyUsage=clientAuth\n' >client.ext
+    openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 3650 -extfile client.ext 2>/dev/null
   ) || die "making the certificates failed"
 }
 
@@ -515,7 +521,7 @@ secure_start() {
   make_certificates
   launch
   wait_ready "$LAUNCHED_PID"
-  echo "Kafka (SASL_SSL) running (pid $LAUNCHED_PID) on $HOST:$PORT; CA $TLS/ca.pem, user $KAFKA_SECURE_USER"
+  echo "Kafka running (pid $LAUNCHED_PID): SASL_SSL on $HOST:$PORT (user $KAFKA_SECURE_USER), mTLS on $HOST:$MTLS_PORT; CA $TLS/ca.pem"
 }
 
 secure_reset() {

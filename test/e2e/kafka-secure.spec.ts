@@ -1,5 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pino from 'pino';
+import { kafkaConnection } from '@switchyard/config';
+import { checkKafkaConnection, createKafka } from '@switchyard/kafka';
 import { verifySignature } from '@switchyard/webhooks';
 import { freshNamespace } from '../support/kafka-test-kit';
 import { LocalKafka } from '../support/local-kafka';
@@ -33,7 +36,7 @@ describe('Kafka over SASL_SSL', () => {
     env = {
       KAFKA_BROKERS: kafka.brokers,
       KAFKA_SSL: 'true',
-      KAFKA_SSL_CA_FILE: kafka.caFile,
+      KAFKA_SSL_CA_FILE: kafka.tls.ca,
       KAFKA_SASL_MECHANISM: 'scram-sha-512',
       KAFKA_SASL_USERNAME: 'switchyard',
       KAFKA_SASL_PASSWORD_FILE: passwordFile,
@@ -66,6 +69,24 @@ describe('Kafka over SASL_SSL', () => {
       await pipeline.stop();
     }
   }, 180_000);
+
+  it('connects with a client certificate alone where the listener requires mTLS', async () => {
+    const connection = kafkaConnection({
+      kafkaBrokers: kafka.mtlsBrokers,
+      kafkaSsl: true,
+      kafkaSslCaFile: kafka.tls.ca,
+      kafkaSslCertFile: kafka.tls.cert,
+      kafkaSslKeyFile: kafka.tls.key,
+      kafkaSslRejectUnauthorized: true,
+    });
+    const client = createKafka('mtls-test', connection, pino({ level: 'silent' }));
+    await checkKafkaConnection(client, connection);
+    const admin = client.admin();
+    await admin.connect();
+    const { brokers } = await admin.describeCluster();
+    await admin.disconnect();
+    expect(brokers.map((b) => `${b.host}:${b.port}`)).toEqual([kafka.mtlsBrokers]);
+  }, 60_000);
 
   /** Starts ingest with `overrides` and returns what made it exit. */
   const startupFailure = async (overrides: NodeJS.ProcessEnv): Promise<string> => {

@@ -48,12 +48,16 @@ export class LocalKafka {
     return kafka;
   }
 
-  /** One broker whose listener is SASL_SSL; its CA is `caFile`, its SCRAM user `user` / `password`. */
-  static async secure(user = 'switchyard', password = 'switchyard-secret'): Promise<LocalKafka & { caFile: string }> {
+  /**
+   * One broker whose listener `brokers` is SASL_SSL (CA `tls.ca`, SCRAM user `user` / `password`),
+   * and whose listener `mtlsBrokers` wants a client certificate (`tls.cert`, `tls.key`).
+   */
+  static async secure(user = 'switchyard', password = 'switchyard-secret'): Promise<LocalKafka & { mtlsBrokers: string; tls: { ca: string; cert: string; key: string } }> {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-kafka-secure-'));
-    const base = await freePorts([0, 1]);
+    const base = await freePorts([0, 1, 2]);
     const env = { KAFKA_SECURE_PORT: String(base), KAFKA_SECURE_DIR: dir, KAFKA_SECURE_USER: user, KAFKA_SECURE_PASSWORD: password };
-    const kafka = Object.assign(new LocalKafka('secure', env, dir, `127.0.0.1:${base}`), { caFile: join(dir, 'tls', 'ca.pem') });
+    const tls = { ca: join(dir, 'tls', 'ca.pem'), cert: join(dir, 'tls', 'client.pem'), key: join(dir, 'tls', 'client.key') };
+    const kafka = Object.assign(new LocalKafka('secure', env, dir, `127.0.0.1:${base}`), { mtlsBrokers: `127.0.0.1:${base + 2}`, tls });
     await kafka.script('start');
     return kafka;
   }

@@ -81,11 +81,16 @@ export function describeTlsFailure(broker: string, error: NodeJS.ErrnoException)
   return undefined;
 }
 
-function explainConnectFailure(error: Error, connection: KafkaConnection): Error {
+/** Words for a failure to connect and authenticate that settings can fix; other errors pass unchanged. */
+export function explainConnectFailure(error: Error, connection: KafkaConnection): Error {
   if (error.name === 'KafkaJSSASLAuthenticationError') {
     const { sasl } = connection;
     const who = sasl ? `user "${sasl.username}" with ${sasl.mechanism}` : 'this client';
     return new KafkaConnectionError(`Kafka SASL authentication failed for ${who}: ${error.message}; check KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD (or KAFKA_SASL_PASSWORD_FILE)`);
+  }
+  if (/alert (bad certificate|certificate required|unknown ca)/i.test(error.message)) {
+    const sent = connection.tls?.cert ? 'the client certificate of KAFKA_SSL_CERT_FILE' : 'no client certificate';
+    return new KafkaConnectionError(`Kafka refused ${sent} (${error.message}); this listener wants mTLS: set KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE to a certificate its CA signed`);
   }
   if (/closed connection/i.test(error.message)) {
     return new KafkaConnectionError(
