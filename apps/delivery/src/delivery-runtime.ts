@@ -19,8 +19,9 @@ import { DeliveryWorker } from './pipeline/delivery-worker';
 
 /**
  * Delivery's moving parts, wired once: Kafka producer and consumer, the HTTP client, the
- * isolation guards and the worker. Start checks the connection, creates the topics and joins the group; shutdown
- * stops fetching, lets in-flight jobs finish within the grace bound, commits, and disconnects.
+ * isolation guards and the worker. Start checks the connection, creates the topics and joins
+ * the group; shutdown stops fetching, lets in-flight jobs finish within the grace bound,
+ * commits, and disconnects. Ready while the group is joined and the brokers answer.
  */
 @Injectable()
 export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown {
