@@ -87,7 +87,8 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      // The broker asked may not know a topic another broker just reported created.
+      const { topics } = await retryTransient(() => admin.fetchTopicMetadata({ topics: [topic] }));
       return topics[0].partitions.length;
     } finally {
       await admin.disconnect();
