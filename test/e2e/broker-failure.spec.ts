@@ -22,8 +22,6 @@ function deliveryReport(receiver: WebhookReceiver, outcomes: CallOutcome[]) {
   };
 }
 
-const ingestOnly = (prefix: string) => (h: { body: Record<string, unknown> }) => String(h.body.messageId).startsWith(prefix);
-
 /**
  * Brokers die under Switchyard. Every broker here is the suite's own (scripts/kafka/kafka.sh
  * cluster, in a temporary dir on free ports), never the shared test broker. The counts are
@@ -78,7 +76,7 @@ describe('a broker dies', () => {
 
       let killedAt = 0;
       let killing: Promise<void> | undefined;
-      const total = 1500;
+      const total = 1200;
       const outcomes = await runTrackLoad({
         ingestUrl: pipeline.ingest.url,
         writeKey: TEST_WRITE_KEY,
@@ -87,7 +85,9 @@ describe('a broker dies', () => {
         pauseMs: 20,
         prefix: 'three',
         onOutcome: (_outcome, done) => {
-          if (done === Math.floor(total / 3)) killing = cluster!.kill(victim).then(() => void (killedAt = Date.now()));
+          if (done !== Math.floor(total / 3)) return;
+          killedAt = Date.now();
+          killing = cluster!.kill(victim);
         },
       });
       await killing;
@@ -98,7 +98,7 @@ describe('a broker dies', () => {
       console.log(
         `one broker of three SIGKILLed (node ${victim}) after ${Math.floor(total / 3)} answers:`,
         JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }),
-        `longest gap with no 200 after the kill: ${longestGapWithout200(outcomes.filter((o) => o.answeredAt >= killedAt), killedAt)} ms`,
+        `longest gap with no 200 after the kill: ${longestGapWithout200(outcomes, killedAt)} ms`,
       );
       expect(report.missingAmongAcknowledged).toEqual([]);
       expect(acked.length).toBeGreaterThan(total / 2);
@@ -109,7 +109,6 @@ describe('a broker dies', () => {
       const after = await trackCall(pipeline.ingest.url, TEST_WRITE_KEY, 'three-after');
       expect(after.status).toBe(200);
       await receiver.waitFor(1, (h) => h.body.messageId === 'three-after', 60_000);
-      expect(receiver.received.filter(ingestOnly('three')).length).toBeGreaterThanOrEqual(acked.length);
     }, 420_000);
   });
 
@@ -139,8 +138,8 @@ describe('a broker dies', () => {
       expect(await pipeline.health('live')).toEqual({ ingest: 200, router: 200, delivery: 200 });
 
       // Calls made while the broker is down, answered before it comes back.
-      const during = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 40, concurrency: 8, pauseMs: 0, prefix: 'single-down' });
-      expect(statusCounts(during)).toEqual({ 503: 40 });
+      const during = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 24, concurrency: 8, pauseMs: 0, prefix: 'single-down' });
+      expect(statusCounts(during)).toEqual({ 503: 24 });
       expect(await pipeline.health('live')).toEqual({ ingest: 200, router: 200, delivery: 200 });
 
       await broker.restart();

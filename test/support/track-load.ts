@@ -61,12 +61,12 @@ export function statusCounts(outcomes: CallOutcome[]): Record<string, number> {
   return counts;
 }
 
-/** The longest time between two consecutive 200 answers, in ms (for reports, never for assertions). */
+/** From `since` on, the longest time with no 200 answer, in ms (for reports, never for assertions). */
 export function longestGapWithout200(outcomes: CallOutcome[], since: number): number {
   let last = since;
   let longest = 0;
   for (const o of [...outcomes].sort((a, b) => a.answeredAt - b.answeredAt)) {
-    if (o.status !== 200) continue;
+    if (o.status !== 200 || o.answeredAt < since) continue;
     longest = Math.max(longest, o.answeredAt - last);
     last = o.answeredAt;
   }
