@@ -2,18 +2,20 @@
  * Prints the records of a Switchyard topic from the beginning, then follows it (Ctrl-C stops).
  *   npm run kafka:tail -- events            # switchyard.events.ingested.v1
  *   npm run kafka:tail -- deliveries        # or eventsDead, deliveriesDead, audiences, deletions, …
- * KAFKA_BROKERS and TOPIC_NAMESPACE select the broker and namespace.
+ * KAFKA_BROKERS and TOPIC_NAMESPACE select the broker and namespace; the KAFKA_SSL* and
+ * KAFKA_SASL_* settings connect to a secured cluster as the services do.
  */
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel } from 'kafkajs';
+import pino from 'pino';
+import { kafkaClientSettingsFromEnv, kafkaConnection } from '@switchyard/config';
 import { topicNames, TopicNames } from '@switchyard/contracts';
-import { registerZstdCodec } from '@switchyard/kafka';
+import { createKafka } from '@switchyard/kafka';
 
 const which = (process.argv[2] ?? 'events') as keyof TopicNames;
 const topics = topicNames(process.env.TOPIC_NAMESPACE ?? 'switchyard');
 const topic = typeof topics[which] === 'string' ? (topics[which] as string) : which;
-registerZstdCodec(); // the services write zstd batches by default
-const kafka = new Kafka({ clientId: 'switchyard-tail', brokers: (process.env.KAFKA_BROKERS ?? 'localhost:9092').split(','), logLevel: logLevel.NOTHING });
+// createKafka registers the zstd codec the services write with by default.
+const kafka = createKafka('switchyard-tail', kafkaConnection(kafkaClientSettingsFromEnv(process.env)), pino({ level: 'silent' }));
 const consumer = kafka.consumer({ groupId: `switchyard-tail-${randomUUID()}` });
 
 async function main() {

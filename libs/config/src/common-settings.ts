@@ -1,16 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { KAFKA_COMPRESSIONS, KAFKA_SASL_MECHANISMS, KafkaCompression, KafkaSaslMechanism } from '@switchyard/kafka';
+import { KAFKA_COMPRESSIONS, KafkaCompression } from '@switchyard/kafka';
+import { KafkaClientSettings, kafkaClientSettingsEnv } from './kafka-client-settings';
 import { envBoolean, envNumber, envString } from './settings';
 
 const DAY = 24 * 60 * 60 * 1000;
 
 /** Settings every service shares. Each app extends this with its own and validates at start-up. */
-export class CommonSettings {
-  /** Comma-separated host:port list. */
-  @IsString() @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'kafkaBrokers (KAFKA_BROKERS) must be a comma-separated host:port list' })
-  kafkaBrokers!: string;
-
+export class CommonSettings extends KafkaClientSettings {
   @IsString() @Matches(/^[a-zA-Z0-9._-]{1,100}$/, { message: 'topicNamespace (TOPIC_NAMESPACE) may hold letters, digits, dot, dash and underscore' })
   topicNamespace!: string;
 
@@ -51,38 +48,6 @@ export class CommonSettings {
   @IsString() @Matches(/^([0-9a-f]{7,40}|unknown)$/, { message: 'buildCommit (SWITCHYARD_COMMIT) must be a git commit id (7 to 40 lowercase hex digits) or "unknown"' })
   buildCommit!: string;
 
-  /** TLS to the brokers (SSL or SASL_SSL listeners). */
-  @IsBoolean({ message: 'kafkaSsl (KAFKA_SSL) must be true or false' })
-  kafkaSsl!: boolean;
-
-  /** PEM bundle of the CA that signed the brokers' certificates; unset: the system's CAs. */
-  @IsOptional() @IsString()
-  kafkaSslCaFile?: string;
-
-  /** Client certificate and key (PEM) for mTLS; both or neither. */
-  @IsOptional() @IsString()
-  kafkaSslCertFile?: string;
-
-  @IsOptional() @IsString()
-  kafkaSslKeyFile?: string;
-
-  /** Refuse brokers whose certificate does not verify. Off only to diagnose, never in production. */
-  @IsBoolean({ message: 'kafkaSslRejectUnauthorized (KAFKA_SSL_REJECT_UNAUTHORIZED) must be true or false' })
-  kafkaSslRejectUnauthorized!: boolean;
-
-  @IsOptional() @IsIn(KAFKA_SASL_MECHANISMS as unknown as string[], { message: `kafkaSaslMechanism (KAFKA_SASL_MECHANISM) must be one of: ${KAFKA_SASL_MECHANISMS.join(', ')}` })
-  kafkaSaslMechanism?: KafkaSaslMechanism;
-
-  @IsOptional() @IsString()
-  kafkaSaslUsername?: string;
-
-  /** Never logged; KAFKA_SASL_PASSWORD_FILE is the way to pass it from a Kubernetes Secret. */
-  @IsOptional() @IsString()
-  kafkaSaslPassword?: string;
-
-  @IsOptional() @IsString()
-  kafkaSaslPasswordFile?: string;
-
   /** Replicas of each topic this service creates; unset: the broker's `default.replication.factor`. */
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(32)
   kafkaReplicationFactor?: number;
@@ -106,7 +71,7 @@ export class CommonSettings {
 
 export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: number): Record<string, unknown> {
   return {
-    kafkaBrokers: envString(env, 'KAFKA_BROKERS', 'localhost:9092'),
+    ...kafkaClientSettingsEnv(env),
     topicNamespace: envString(env, 'TOPIC_NAMESPACE', 'switchyard'),
     kafkaSessionTimeoutMs: envNumber(env, 'KAFKA_SESSION_TIMEOUT_MS', 10_000),
     kafkaCompression: envString(env, 'KAFKA_COMPRESSION', 'zstd'),
@@ -116,15 +81,6 @@ export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: numbe
     host: envString(env, 'HOST', '0.0.0.0'),
     logLevel: envString(env, 'LOG_LEVEL', 'info'),
     buildCommit: envString(env, 'SWITCHYARD_COMMIT', 'unknown'),
-    kafkaSsl: envBoolean(env, 'KAFKA_SSL', false),
-    kafkaSslCaFile: env.KAFKA_SSL_CA_FILE || undefined,
-    kafkaSslCertFile: env.KAFKA_SSL_CERT_FILE || undefined,
-    kafkaSslKeyFile: env.KAFKA_SSL_KEY_FILE || undefined,
-    kafkaSslRejectUnauthorized: envBoolean(env, 'KAFKA_SSL_REJECT_UNAUTHORIZED', true),
-    kafkaSaslMechanism: env.KAFKA_SASL_MECHANISM || undefined,
-    kafkaSaslUsername: env.KAFKA_SASL_USERNAME || undefined,
-    kafkaSaslPassword: env.KAFKA_SASL_PASSWORD || undefined,
-    kafkaSaslPasswordFile: env.KAFKA_SASL_PASSWORD_FILE || undefined,
     kafkaReplicationFactor: env.KAFKA_REPLICATION_FACTOR ? envNumber(env, 'KAFKA_REPLICATION_FACTOR', 0) : undefined,
     kafkaMinInsyncReplicas: env.KAFKA_MIN_INSYNC_REPLICAS ? envNumber(env, 'KAFKA_MIN_INSYNC_REPLICAS', 0) : undefined,
     kafkaRetentionMs: envNumber(env, 'KAFKA_RETENTION_MS', 7 * DAY),

@@ -1,23 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { brokerList, KafkaConnection } from '@switchyard/kafka';
-import type { CommonSettings } from './common-settings';
+import type { KafkaClientSettings } from './kafka-client-settings';
 import { ConfigError } from './settings';
 
-type KafkaSettings = Pick<
-  CommonSettings,
-  | 'kafkaBrokers'
-  | 'kafkaSsl'
-  | 'kafkaSslCaFile'
-  | 'kafkaSslCertFile'
-  | 'kafkaSslKeyFile'
-  | 'kafkaSslRejectUnauthorized'
-  | 'kafkaSaslMechanism'
-  | 'kafkaSaslUsername'
-  | 'kafkaSaslPassword'
-  | 'kafkaSaslPasswordFile'
-  | 'kafkaReplicationFactor'
-  | 'kafkaMinInsyncReplicas'
->;
+/** The client settings, and for services also the replication of the topics they create. */
+type KafkaSettings = KafkaClientSettings & { kafkaReplicationFactor?: number; kafkaMinInsyncReplicas?: number };
 
 /**
  * Rules between the Kafka settings, each problem naming the variables involved. Files are read
