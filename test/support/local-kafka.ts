@@ -16,10 +16,13 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** A base port whose `offsets` above it are all free, so a suite's brokers collide with no one's. */
+/**
+ * A base port whose `offsets` above it are all free, so a suite's brokers collide with no one's;
+ * below Linux's ephemeral range (32768+), where outgoing connections could take one meanwhile.
+ */
 async function freePorts(offsets: number[]): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     const free = await Promise.all(offsets.map((o) => portFree(base + o)));
     if (free.every(Boolean)) return base;
   }
