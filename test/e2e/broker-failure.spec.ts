@@ -81,6 +81,7 @@ describe('a broker dies', () => {
         ingestUrl: pipeline.ingest.url,
         writeKey: TEST_WRITE_KEY,
         total,
+        users: 50,
         concurrency: 8,
         pauseMs: 20,
         prefix: 'three',
@@ -130,7 +131,7 @@ describe('a broker dies', () => {
         WORKSPACE_CONFIG: workspace.path,
         INGEST_PRODUCE_TIMEOUT_MS: '2000',
       });
-      const before = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 60, concurrency: 4, pauseMs: 0, prefix: 'single-before' });
+      const before = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 60, users: 10, concurrency: 4, pauseMs: 0, prefix: 'single-before' });
       expect(statusCounts(before)).toEqual({ 200: 60 });
 
       await broker.kill(1);
@@ -138,7 +139,7 @@ describe('a broker dies', () => {
       expect(await pipeline.health('live')).toEqual({ ingest: 200, router: 200, delivery: 200 });
 
       // Calls made while the broker is down, answered before it comes back.
-      const during = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 24, concurrency: 8, pauseMs: 0, prefix: 'single-down' });
+      const during = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 24, users: 10, concurrency: 8, pauseMs: 0, prefix: 'single-down' });
       expect(statusCounts(during)).toEqual({ 503: 24 });
       expect(await pipeline.health('live')).toEqual({ ingest: 200, router: 200, delivery: 200 });
 

@@ -7,13 +7,13 @@ export interface CallOutcome {
 }
 
 /** One `/v1/track` call with its own messageId, as an SDK sends it, with an SDK's client timeout. */
-export async function trackCall(ingestUrl: string, writeKey: string, messageId: string, clientTimeoutMs = 15_000): Promise<CallOutcome> {
+export async function trackCall(ingestUrl: string, writeKey: string, messageId: string, userId = 'user-0', clientTimeoutMs = 15_000): Promise<CallOutcome> {
   let status: CallOutcome['status'];
   try {
     const response = await fetch(`${ingestUrl}/v1/track`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}` },
-      body: JSON.stringify({ userId: `user-${messageId.length % 17}`, event: 'Load Tick', messageId, properties: { messageId } }),
+      body: JSON.stringify({ userId, event: 'Load Tick', messageId, properties: { messageId } }),
       signal: AbortSignal.timeout(clientTimeoutMs),
     });
     await response.arrayBuffer();
@@ -29,6 +29,8 @@ export interface LoadOptions {
   writeKey: string;
   /** Calls in all: the load is bounded. */
   total: number;
+  /** Calls come from this many users, so they spread over the topic's partitions. */
+  users: number;
   /** Senders working side by side, each waiting for its answer before its next call. */
   concurrency: number;
   /** A sender's pause between calls, which sets the offered rate. */
@@ -44,7 +46,8 @@ export async function runTrackLoad(options: LoadOptions): Promise<CallOutcome[]>
   let next = 0;
   const sender = async () => {
     while (next < options.total) {
-      const outcome = await trackCall(options.ingestUrl, options.writeKey, `${options.prefix}-${next++}`);
+      const i = next++;
+      const outcome = await trackCall(options.ingestUrl, options.writeKey, `${options.prefix}-${i}`, `user-${i % options.users}`);
       outcomes.push(outcome);
       options.onOutcome?.(outcome, outcomes.length);
       await new Promise((resolve) => setTimeout(resolve, options.pauseMs));
