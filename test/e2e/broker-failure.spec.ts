@@ -102,6 +102,7 @@ describe('a broker dies', () => {
         JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }),
         `longest gap with no 200 after the kill: ${longestGapWithout200(outcomes, killedAt)} ms`,
       );
+      if (report.missingAmongAcknowledged.length > 0) console.log(pipeline.tails());
       expect(report.missingAmongAcknowledged).toEqual([]);
       expect(acked.length).toBeGreaterThan(total / 2);
 
@@ -163,6 +164,7 @@ describe('a broker dies', () => {
       await eventually(() => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0, 120_000, 'every acknowledged event at the receiver').catch(() => undefined);
       const report = deliveryReport(receiver, outcomes);
       console.log('the only broker SIGKILLed and restarted:', JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }));
+      if (report.missingAmongAcknowledged.length > 0) console.log(pipeline.tails());
       expect(report.missingAmongAcknowledged).toEqual([]);
     }, 420_000);
   });
