@@ -46,8 +46,8 @@ export class TransactionalCommitter implements BatchCommitter {
  * batch; receivers de-duplicate on messageId.
  *
  * The partitions handled side by side share one BatchingProducer, so their outputs go out in
- * few produce requests instead of one per partition batch (the idempotent producer allows one
- * request in flight anyway).
+ * few produce requests instead of one per partition batch (the producer allows one request in
+ * flight anyway, which keeps each partition's records in order across retries).
  */
 export class AcknowledgedCommitter implements BatchCommitter {
   constructor(

@@ -67,14 +67,20 @@ export class ConsumeTransformProduce {
       allowAutoTopicCreation: false,
     });
     // The default (Java-compatible) partitioner, which also honours a record's explicit partition
-    // (changelog records are pinned beside their input).
-    const common: ProducerConfig = { idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner };
+    // (changelog records are pinned beside their input). One request in flight keeps each
+    // partition's records in order across retries.
+    const common: ProducerConfig = { maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner };
     this.producer = kafka.producer(
       options.transactional
         ? // Unique per process: kafkajs cannot fence by consumer-group generation (KIP-447), so a
           // stable id would only let two live instances fence each other.
-          { ...common, transactionalId: `${options.groupId}.${randomUUID()}` }
-        : common,
+          { ...common, idempotent: true, transactionalId: `${options.groupId}.${randomUUID()}` }
+        : // Not idempotent: when a partition's leader dies mid-request, kafkajs's idempotent
+          // producer gets OUT_OF_ORDER_SEQUENCE_NUMBER from the new leader and cannot recover
+          // (it never resets its sequence), which stopped the pipeline for good
+          // (test/e2e/broker-failure.spec.ts). At-least-once routing already tolerates the
+          // duplicate a retried request may write.
+          common,
     );
     if (options.transactional) {
       this.committer = new TransactionalCommitter(this.producer, options.groupId, options.compression);
