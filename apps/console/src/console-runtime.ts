@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS, topicNames } from '@switchyard/contracts';
-import { kafkaConnection, topicFamilies, topicPolicy, WorkspaceConfigStore } from '@switchyard/config';
+import { topicNames, topicsOf } from '@switchyard/contracts';
+import { kafkaConnection, topicPolicy, topicSpecs, WorkspaceConfigStore } from '@switchyard/config';
 import { BrokerProbe, checkKafkaConnection, createKafka, ensureTopics, KafkaConnection } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { consoleMetrics, measureIndexWith } from './console-metrics';
@@ -41,20 +41,8 @@ export class ConsoleRuntime implements ConsoleIndexes, OnModuleInit, BeforeAppli
   }
 
   async onModuleInit(): Promise<void> {
-    const topics = topicNames(this.settings.topicNamespace);
-    const numPartitions = this.settings.topicPartitions;
-    const { stream, deadLetter } = topicFamilies(this.settings);
     await checkKafkaConnection(this.kafka, this.connection);
-    // Delivery owns the attempts topic (and its retention setting); whichever starts first creates it.
-    await ensureTopics(
-      this.kafka,
-      [
-        { topic: topics.events, numPartitions, configs: stream },
-        { topic: topics.deliveriesDead, numPartitions, configs: deadLetter },
-        { topic: topics.deliveryAttempts, numPartitions, configs: { 'retention.ms': String(DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS) } },
-      ],
-      topicPolicy(this.settings),
-    );
+    await ensureTopics(this.kafka, topicSpecs(topicsOf('console', topicNames(this.settings.topicNamespace)), this.settings), topicPolicy(this.settings));
     await this.feed.start();
     await this.probe.start();
     measureIndexWith(this);

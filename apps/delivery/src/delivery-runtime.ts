@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import { topicNames, TopicNames } from '@switchyard/contracts';
-import { kafkaConnection, topicFamilies, topicPolicy, WorkspaceConfigStore } from '@switchyard/config';
+import { topicNames, TopicNames, topicsOf } from '@switchyard/contracts';
+import { kafkaConnection, topicPolicy, topicSpecs, WorkspaceConfigStore } from '@switchyard/config';
 import { BatchingProducer, BrokerProbe, checkKafkaConnection, compressionType, ConsumerLagMonitor, createKafka, DEFAULT_BATCHING, ensureTopics, exportConsumerLag, KafkaConnection, retryTransient } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { AttemptLog } from './attempts/attempt-log';
@@ -119,22 +119,10 @@ export class DeliveryRuntime implements OnModuleInit, BeforeApplicationShutdown 
   }
 
   async onModuleInit(): Promise<void> {
-    const numPartitions = this.settings.topicPartitions;
-    const families = topicFamilies(this.settings);
-    const attempts = this.attemptLog
-      ? [{ topic: this.topics.deliveryAttempts, numPartitions, configs: { 'retention.ms': String(this.settings.attemptsRetentionMs) } }]
-      : [];
+    // The attempts topic only when delivery writes it (DELIVERY_ATTEMPTS_TOPIC); the console creates it for itself.
+    const rows = topicsOf('delivery', this.topics, this.retryTopics.length).filter((row) => this.attemptLog || row.name !== this.topics.deliveryAttempts);
     await checkKafkaConnection(this.kafka, this.connection);
-    await ensureTopics(
-      this.kafka,
-      [
-        { topic: this.topics.deliveries, numPartitions, configs: families.stream },
-        ...this.retryTopics.map((topic) => ({ topic, numPartitions, configs: families.retryTier(this.settings.retryWindowMs) })),
-        { topic: this.topics.deliveriesDead, numPartitions, configs: families.deadLetter },
-        ...attempts,
-      ],
-      topicPolicy(this.settings),
-    );
+    await ensureTopics(this.kafka, topicSpecs(rows, this.settings, { retryWindowMs: this.settings.retryWindowMs }), topicPolicy(this.settings));
     const configureMetrics = () => this.metrics.configure(this.workspace.config.destinations.map((d) => d.id), this.retryTopics.length);
     configureMetrics();
     this.stopConfiguringMetrics = this.workspace.onChange(configureMetrics);

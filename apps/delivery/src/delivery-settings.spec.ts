@@ -13,7 +13,6 @@ describe('delivery settings', () => {
       retryScheduleMs: [10_000, 60_000, 300_000, 1_800_000, 3_600_000],
       blockPrivateAddresses: false,
       attemptsTopic: true,
-      attemptsRetentionMs: 7 * 24 * 3600 * 1000,
     });
   });
 
@@ -32,7 +31,6 @@ describe('delivery settings', () => {
     [{ ADMIN_TOKEN: 'short' }, 'adminToken'],
     [{ DELIVERY_BLOCK_PRIVATE_ADDRESSES: 'maybe' }, 'blockPrivateAddresses'],
     [{ DELIVERY_ATTEMPTS_TOPIC: 'sometimes' }, 'attemptsTopic (DELIVERY_ATTEMPTS_TOPIC)'],
-    [{ DELIVERY_ATTEMPTS_RETENTION_MS: '1000' }, 'attemptsRetentionMs'],
     [{ SWITCHYARD_COMMIT: 'main' }, 'buildCommit (SWITCHYARD_COMMIT)'],
   ])('refuses %p, naming %s', (env, field) => {
     expect(() => deliverySettingsFromEnv({ ...base, ...env })).toThrow(field);

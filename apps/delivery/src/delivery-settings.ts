@@ -1,6 +1,5 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
-import { DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS } from '@switchyard/contracts';
 import { assertKafkaSettings, CommonSettings, commonSettingsFromEnv, ConfigError, envBoolean, envNumber, envString, validateSettings } from '@switchyard/config';
 
 const SECOND = 1000;
@@ -69,10 +68,6 @@ export class DeliverySettings extends CommonSettings {
   @IsBoolean({ message: 'attemptsTopic (DELIVERY_ATTEMPTS_TOPIC) must be true or false' })
   attemptsTopic!: boolean;
 
-  /** Retention of the attempts topic when delivery creates it; an existing topic keeps its own. */
-  @Type(() => Number) @IsInt() @Min(MINUTE) @Max(365 * 24 * HOUR)
-  attemptsRetentionMs!: number;
-
   /** Bearer token for the dead-letter endpoints. Unset: those endpoints answer 503. */
   @IsOptional() @IsString() @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
   adminToken?: string;
@@ -97,7 +92,6 @@ export const DELIVERY_DEFAULTS = {
   shutdownGraceMs: 10 * SECOND,
   commitIntervalMs: 200,
   attemptsTopic: true,
-  attemptsRetentionMs: DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS,
 } as const;
 
 /** Reads `10000,60000` as numbers, leaving a bad entry as its raw string so validation names it. */
@@ -128,7 +122,6 @@ export function deliverySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): D
       shutdownGraceMs: envNumber(env, 'DELIVERY_SHUTDOWN_GRACE_MS', d.shutdownGraceMs),
       commitIntervalMs: envNumber(env, 'DELIVERY_COMMIT_INTERVAL_MS', d.commitIntervalMs),
       attemptsTopic: envBoolean(env, 'DELIVERY_ATTEMPTS_TOPIC', d.attemptsTopic),
-      attemptsRetentionMs: envNumber(env, 'DELIVERY_ATTEMPTS_RETENTION_MS', d.attemptsRetentionMs),
       adminToken: env.ADMIN_TOKEN || undefined,
     },
     'delivery settings',

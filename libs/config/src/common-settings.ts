@@ -64,6 +64,10 @@ export class CommonSettings extends KafkaClientSettings {
   @Type(() => Number) @IsInt() @Min(DAY) @Max(3650 * DAY)
   kafkaDeadLetterRetentionMs!: number;
 
+  /** `retention.ms` of the delivery-attempts topic (the console's history of every webhook request). */
+  @Type(() => Number) @IsInt() @Min(60 * 60 * 1000) @Max(3650 * DAY)
+  kafkaAttemptsRetentionMs!: number;
+
   /** false: never create topics (no create ACL); start-up checks they exist with enough partitions instead. */
   @IsBoolean({ message: 'kafkaCreateTopics (KAFKA_CREATE_TOPICS) must be true or false' })
   kafkaCreateTopics!: boolean;
@@ -85,6 +89,7 @@ export function commonSettingsFromEnv(env: NodeJS.ProcessEnv, defaultPort: numbe
     kafkaMinInsyncReplicas: env.KAFKA_MIN_INSYNC_REPLICAS ? envNumber(env, 'KAFKA_MIN_INSYNC_REPLICAS', 0) : undefined,
     kafkaRetentionMs: envNumber(env, 'KAFKA_RETENTION_MS', 7 * DAY),
     kafkaDeadLetterRetentionMs: envNumber(env, 'KAFKA_DEAD_LETTER_RETENTION_MS', 30 * DAY),
+    kafkaAttemptsRetentionMs: envNumber(env, 'KAFKA_ATTEMPTS_RETENTION_MS', 7 * DAY),
     kafkaCreateTopics: envBoolean(env, 'KAFKA_CREATE_TOPICS', true),
   };
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './settings';
 import { assertKafkaSettings, kafkaConnection, kafkaSettingsProblems } from './kafka-connection';
-import { topicFamilies, topicPolicy } from './topic-settings';
+import { topicConfigs, topicPolicy, topicSpecs } from './topic-settings';
+import { topicNames, topicsOf } from '@switchyard/contracts';
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-kafka-settings-'));
 const file = (name: string, content: string) => {
@@ -65,14 +66,33 @@ describe('Kafka connection settings', () => {
 });
 
 describe('topic settings', () => {
-  const settings = { kafkaCreateTopics: true, kafkaReplicationFactor: 3, kafkaMinInsyncReplicas: 2, kafkaRetentionMs: 7 * 86_400_000, kafkaDeadLetterRetentionMs: 30 * 86_400_000 };
+  const settings = { kafkaCreateTopics: true, kafkaReplicationFactor: 3, kafkaMinInsyncReplicas: 2, kafkaRetentionMs: 7 * 86_400_000, kafkaDeadLetterRetentionMs: 30 * 86_400_000, kafkaAttemptsRetentionMs: 2 * 86_400_000, topicPartitions: 6 };
 
-  it('keep retry tiers for the retry window plus the stream retention, dead letters for their own, and compact the changelog', () => {
-    const families = topicFamilies(settings);
+  it('keep retry tiers for the retry window plus the stream retention, dead letters and attempts for their own, and compact the changelog', () => {
+    const families = topicConfigs(settings, 4 * 3_600_000);
     expect(families.stream['retention.ms']).toBe(String(7 * 86_400_000));
     expect(families.deadLetter['retention.ms']).toBe(String(30 * 86_400_000));
-    expect(families.retryTier(4 * 3_600_000)['retention.ms']).toBe(String(4 * 3_600_000 + 7 * 86_400_000));
+    expect(families.retryTier['retention.ms']).toBe(String(4 * 3_600_000 + 7 * 86_400_000));
+    expect(families.attempts['retention.ms']).toBe(String(2 * 86_400_000));
     expect(families.changelog).toEqual({ 'cleanup.policy': 'compact' });
+  });
+
+  it("build every service's topics from the one table: same partitions and configs whoever creates them", () => {
+    const names = topicNames('ns');
+    const specOf = (service: 'ingest' | 'router' | 'delivery' | 'console', topic: string) =>
+      topicSpecs(topicsOf(service, names, 2).filter((r) => r.partitions !== 'audiences'), settings, { retryWindowMs: 1000 }).find((s) => s.topic === topic);
+    expect(specOf('ingest', names.deletions)).toEqual(specOf('router', names.deletions));
+    expect(specOf('ingest', names.deletions)?.numPartitions).toBe(1);
+    expect(specOf('delivery', names.deliveryAttempts)).toEqual(specOf('console', names.deliveryAttempts));
+    expect(specOf('router', names.deliveries)).toEqual({ topic: 'ns.deliveries.v1', numPartitions: 6, configs: { 'cleanup.policy': 'delete', 'retention.ms': String(7 * 86_400_000) } });
+    expect(topicsOf('delivery', names, 2).map((r) => r.name)).toEqual(['ns.deliveries.v1', 'ns.deliveries.retry.1.v1', 'ns.deliveries.retry.2.v1', 'ns.deliveries.dead.v1', 'ns.deliveries.attempts.v1']);
+    expect(topicsOf('ingest', names).map((r) => r.name)).toEqual(['ns.events.ingested.v1', 'ns.audiences.synced.v1', 'ns.deletions.requested.v1']);
+  });
+
+  it('refuse to size the changelog without the audiences partition count', () => {
+    const changelog = topicsOf('router', topicNames('ns')).filter((r) => r.partitions === 'audiences');
+    expect(() => topicSpecs(changelog, settings)).toThrow(/audiences topic's partition count/);
+    expect(topicSpecs(changelog, settings, { audiencesPartitions: 4 })[0]).toEqual({ topic: 'ns.audiences.membership.v1', numPartitions: 4, configs: { 'cleanup.policy': 'compact' } });
   });
 
   it('pass the replication settings and the create switch to the topic admin', () => {

@@ -42,3 +42,47 @@ export function topicNames(namespace: string = DEFAULT_TOPIC_NAMESPACE): TopicNa
     retry: (tier: number) => `${ns}.deliveries.retry.${tier}.v1`,
   };
 }
+
+/** A service of Switchyard, as the topic table names them. */
+export type Service = 'ingest' | 'router' | 'delivery' | 'console';
+
+/** Which retention a topic keeps; the durations are settings (libs/config, topicConfigs). */
+export type RetentionFamily = 'stream' | 'deadLetter' | 'retryTier' | 'changelog' | 'attempts';
+
+/**
+ * How many partitions a topic has: `configured` is TOPIC_PARTITIONS (the ceiling on consumer
+ * replicas); `single` keeps a low-volume admin stream in one order; `audiences` copies the
+ * audiences topic, so changelog partition p holds the state of audiences partition p.
+ */
+export type PartitionRule = 'configured' | 'single' | 'audiences';
+
+export interface TopicRow {
+  name: string;
+  partitions: PartitionRule;
+  retention: RetentionFamily;
+  /** The service that writes it and defines it. */
+  owner: Service;
+  /** Services that read it; they create it too when they start first, from this same row. */
+  readers: readonly Service[];
+}
+
+/** Every topic, once: its partition rule, retention family, owner and readers. */
+export function topicTable(names: TopicNames, retryTiers: number): TopicRow[] {
+  const row = (name: string, partitions: PartitionRule, retention: RetentionFamily, owner: Service, readers: Service[] = []): TopicRow => ({ name, partitions, retention, owner, readers });
+  return [
+    row(names.events, 'configured', 'stream', 'ingest', ['router', 'console']),
+    row(names.audiences, 'configured', 'stream', 'ingest', ['router']),
+    row(names.deletions, 'single', 'stream', 'ingest', ['router']),
+    row(names.eventsDead, 'single', 'deadLetter', 'router'),
+    row(names.audienceMembership, 'audiences', 'changelog', 'router'),
+    row(names.deliveries, 'configured', 'stream', 'router', ['delivery']),
+    ...Array.from({ length: retryTiers }, (_, i) => row(names.retry(i + 1), 'configured', 'retryTier', 'delivery')),
+    row(names.deliveriesDead, 'configured', 'deadLetter', 'delivery', ['console']),
+    row(names.deliveryAttempts, 'configured', 'attempts', 'delivery', ['console']),
+  ];
+}
+
+/** The topics a service writes or reads: the ones it makes sure of at start-up. */
+export function topicsOf(service: Service, names: TopicNames, retryTiers = 0): TopicRow[] {
+  return topicTable(names, retryTiers).filter((t) => t.owner === service || t.readers.includes(service));
+}

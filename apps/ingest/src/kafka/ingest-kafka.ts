@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
-import { TopicNames } from '@switchyard/contracts';
-import { kafkaConnection, topicFamilies, topicPolicy } from '@switchyard/config';
+import { TopicNames, topicsOf } from '@switchyard/contracts';
+import { kafkaConnection, topicPolicy, topicSpecs } from '@switchyard/config';
 import { BatchingProducer, BrokerProbe, checkKafkaConnection, compressionType, createKafka, DEFAULT_BATCHING, ensureTopics, KafkaConnection } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { IngestSettings } from '../ingest-settings';
@@ -45,18 +45,8 @@ export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    const partitions = this.settings.topicPartitions;
-    const { stream } = topicFamilies(this.settings);
     await checkKafkaConnection(this.kafka, this.connection);
-    await ensureTopics(
-      this.kafka,
-      [
-        { topic: this.topics.events, numPartitions: partitions, configs: stream },
-        { topic: this.topics.audiences, numPartitions: partitions, configs: stream },
-        { topic: this.topics.deletions, numPartitions: 1, configs: stream },
-      ],
-      topicPolicy(this.settings),
-    );
+    await ensureTopics(this.kafka, topicSpecs(topicsOf('ingest', this.topics), this.settings), topicPolicy(this.settings));
     await this.producer.connect();
     await this.probe.start();
     this.logger.info({ brokers: this.settings.kafkaBrokers }, 'connected to Kafka');

@@ -1,8 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { TopicNames } from '@switchyard/contracts';
-import { topicFamilies, topicPolicy } from '@switchyard/config';
+import { TopicNames, TopicRow, topicsOf } from '@switchyard/contracts';
+import { topicPolicy, topicSpecs } from '@switchyard/config';
 import { BrokerProbe, checkKafkaConnection, compressionType, ConsumerLagMonitor, ensureTopics, exportConsumerLag, KafkaConnection, retryTransient, TopicSpec } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { ConsumeTransformProduce } from '../pipeline/consume-transform-produce';
@@ -48,17 +48,10 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    const partitions = this.settings.topicPartitions;
-    const { stream, deadLetter } = topicFamilies(this.settings);
     await checkKafkaConnection(this.kafka, this.connection);
-    await this.ensureTopics([
-      { topic: this.topics.events, numPartitions: partitions, configs: stream },
-      { topic: this.topics.eventsDead, numPartitions: 1, configs: deadLetter },
-      { topic: this.topics.deliveries, numPartitions: partitions, configs: stream },
-      { topic: this.topics.deletions, numPartitions: 1, configs: stream },
-      { topic: this.topics.audiences, numPartitions: partitions, configs: stream },
-    ]);
-    await this.ensureChangelog();
+    const [sized, changelog] = partition(topicsOf('router', this.topics), (row) => row.partitions !== 'audiences');
+    await this.ensureTopics(topicSpecs(sized, this.settings));
+    await this.ensureChangelog(changelog);
     await Promise.all(this.pipelines.map((p) => retryTransient(() => p.start())));
     this.stopExportingLag = exportConsumerLag(this.lag);
     await this.probe.start();
@@ -70,9 +63,9 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
    * partitions as the audiences topic, which may have been created earlier by ingest with its
    * own count: changelog partition p holds the state of audiences partition p.
    */
-  private async ensureChangelog(): Promise<void> {
+  private async ensureChangelog(rows: TopicRow[]): Promise<void> {
     const inputPartitions = await this.partitionCount(this.topics.audiences);
-    await this.ensureTopics([{ topic: this.topics.audienceMembership, numPartitions: inputPartitions, configs: topicFamilies(this.settings).changelog }]);
+    await this.ensureTopics(topicSpecs(rows, this.settings, { audiencesPartitions: inputPartitions }));
     const changelogPartitions = await this.partitionCount(this.topics.audienceMembership);
     if (changelogPartitions !== inputPartitions) {
       throw new Error(`${this.topics.audienceMembership} has ${changelogPartitions} partitions but ${this.topics.audiences} has ${inputPartitions}; they must match`);
@@ -113,4 +106,9 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
     };
     return new ConsumeTransformProduce(this.kafka, options, handler, this.logger.child({ pipeline: name }));
   }
+}
+
+/** The rows that pass `test`, then the rest. */
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
 }

@@ -11,9 +11,6 @@ export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 /** Bytes of a non-2xx response body an attempt record keeps. */
 export const ATTEMPT_BODY_BYTES = 1024;
 
-/** Default retention of the attempts topic (7 days): long enough to answer "what did they answer last week?". */
-export const DELIVERY_ATTEMPTS_DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
-
 /**
  * One webhook request delivery made (or could not make), as the attempts topic carries it. The
  * URL itself is never recorded, only its host and position: query strings and credentials in
