@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { BrowserContext, chromium, Locator, Page } from 'playwright-core';
+import { BrowserContext, Locator, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { freePort, ServiceProcess } from '../support/service-process';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -10,23 +8,23 @@ import { WorkspaceFile } from '../support/workspace-file';
 
 const WRITE_KEY = 'console-e2e-write-key';
 const ADMIN_TOKEN = 'console-e2e-admin-token';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** A quiet, isolated headless Chromium: no GPU, no QUIC, no background traffic to the vendor. */
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /**
  * The delivery console in a real browser against the real pipeline: ingest, router, delivery and
  * console as processes on a fresh topic namespace, real webhook receivers, headless Chromium.
  */
 describe('delivery console in a real browser', () => {
+  // Each step waits on the whole pipeline and a browser; on a loaded machine that takes minutes, not seconds.
+  jest.setTimeout(240_000);
   let services: ServiceProcess[] = [];
   let failingFirst: WebhookReceiver;
   let healthySecond: WebhookReceiver;
   let broken: WebhookReceiver;
   let workspace: WorkspaceFile;
   let context: BrowserContext;
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
   let page: Page;
-  let profile: string;
   let ingestUrl: string;
   let consoleUrl: string;
 
@@ -54,14 +52,15 @@ describe('delivery console in a real browser', () => {
     services.push(await ServiceProcess.start('console', await freePort(), { ...env, CONSOLE_DELIVERY_URL: services[2].url }));
     [ingestUrl, consoleUrl] = [services[0].url, services[3].url];
 
-    profile = mkdtempSync(join(tmpdir(), 'switchyard-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    browser = await launchChromium();
+    context = browser.context;
     page = context.pages()[0] ?? (await context.newPage());
+    // A page load waits for the whole pipeline's process on a loaded machine: time enough for that.
+    page.setDefaultTimeout(60_000);
   }, 240_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await Promise.all(services.map((s) => s.stop()));
     services = [];
     await Promise.all([failingFirst, healthySecond, broken].map((r) => r?.stop()));
@@ -86,7 +85,7 @@ describe('delivery console in a real browser', () => {
     eventually(async () => {
       await page.reload();
       return (await locator.count()) >= count;
-    }, 30_000, what);
+    }, 90_000, what);
 
   it('logs in with the admin token through the form; the token never appears in a URL', async () => {
     await page.goto(`${consoleUrl}/destinations`);
@@ -142,7 +141,7 @@ describe('delivery console in a real browser', () => {
     await page.goto(`${consoleUrl}/sources/web/debugger`);
     const messageId = await track('Debugger Ping');
     // The page reloads itself every 2 seconds; the locator waits across reloads.
-    await page.locator('tr.call', { hasText: messageId }).waitFor({ timeout: 15_000 });
+    await page.locator('tr.call', { hasText: messageId }).waitFor({ timeout: 60_000 });
     expect(await page.locator('tr.call', { hasText: messageId }).textContent()).toContain('Debugger Ping');
   });
 

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { TEST_SERVICE_DEFAULTS } from './service-env';
 
 const root = join(__dirname, '..', '..');
 
@@ -38,7 +39,7 @@ export class ServiceProcess {
     const nodeOptions = [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ');
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
       cwd: root,
-      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', KAFKAJS_NO_PARTITIONER_WARNING: '1', ...env, PORT: String(port), NODE_OPTIONS: nodeOptions },
+      env: { ...process.env, ...TEST_SERVICE_DEFAULTS, ...env, PORT: String(port), NODE_OPTIONS: nodeOptions },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     running.add(child);
