@@ -95,7 +95,7 @@ describe('a broker dies', () => {
       await killing;
 
       const acked = outcomes.filter((o) => o.status === 200);
-      await eventually(() => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0, 120_000, 'every acknowledged event at the receiver').catch(() => undefined);
+      await eventually(() => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0, 240_000, 'every acknowledged event at the receiver').catch(() => undefined);
       const report = deliveryReport(receiver, outcomes);
       console.log(
         `one broker of three SIGKILLed (node ${victim}) after ${Math.floor(total / 3)} answers:`,
@@ -161,7 +161,7 @@ describe('a broker dies', () => {
       }
 
       const outcomes = [...before, ...during, ...after];
-      await eventually(() => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0, 120_000, 'every acknowledged event at the receiver').catch(() => undefined);
+      await eventually(() => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0, 240_000, 'every acknowledged event at the receiver').catch(() => undefined);
       const report = deliveryReport(receiver, outcomes);
       console.log('the only broker SIGKILLed and restarted:', JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }));
       if (report.missingAmongAcknowledged.length > 0) console.log(pipeline.tails());
