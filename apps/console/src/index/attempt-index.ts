@@ -8,13 +8,7 @@ export interface IndexedAttempt extends Omit<DeliveryAttempt, 'at'> {
 }
 
 /** One message's attempts across its destinations, URLs and retries, oldest first. */
-export interface MessageTimeline {
-  messageId: string;
-  sourceId: string;
-  userId?: string;
-  anonymousId?: string;
-  type?: string;
-  event?: string;
+export interface MessageTimeline extends Pick<DeliveryAttempt, 'messageId' | 'sourceId' | 'userId' | 'anonymousId' | 'type' | 'event'> {
   attempts: IndexedAttempt[];
 }
 
