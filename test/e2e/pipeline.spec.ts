@@ -6,7 +6,7 @@ import { TopicNames, topicNames } from '@switchyard/contracts';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { OtlpReceiver, SPAN_KIND, STATUS_CODE } from '../support/otlp-receiver';
 import { freePort, ServiceProcess } from '../support/service-process';
-import { conventionProblems, kafkaSpans, onlySpan } from '../support/trace-conventions';
+import { conventionProblems, kafkaSpans, lineage, onlySpan } from '../support/trace-conventions';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkspaceFile } from '../support/workspace-file';
 
@@ -151,11 +151,16 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
     // The receiver's traceparent continues the caller's trace: one trace id from the ingest request to the webhook.
     expect(String(hook.headers.traceparent)).toMatch(new RegExp(`^00-${caller.traceId}-[0-9a-f]{16}-01$`));
     const retryTopic = topics.retry(1);
-    const spans = await eventually(() => {
+    // The hops are followed as parent links up from the request the receiver got: under load the
+    // router or delivery may process a record twice (at-least-once), which adds spans beside this chain.
+    const finalRequestId = String(hook.headers.traceparent).split('-')[2];
+    const chain = await eventually(() => {
       const traced = otlp.trace(caller.traceId);
-      const final = traced.find((s) => s.name === `process ${retryTopic}`);
-      return final && traced.some((s) => s.kind === SPAN_KIND.client && s.parentSpanId === final.spanId) && traced;
-    }, 20_000, 'the spans of the retried delivery');
+      const delivered = traced.find((s) => s.spanId === finalRequestId);
+      const hops = delivered && lineage(traced, delivered);
+      return hops && hops[0].parentSpanId === caller.spanId && hops;
+    }, 20_000, 'every span from the ingest request to the delivered webhook request');
+    const spans = otlp.trace(caller.traceId);
     expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['switchyard-ingest', 'switchyard-router', 'switchyard-delivery']));
     expect(otlp.contentTypes).toEqual(new Set(['application/x-protobuf']));
 
@@ -163,17 +168,19 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
     expect(kafkaSpans(otlp.spans).flatMap(conventionProblems)).toEqual([]);
 
     // The tree, hop by hop: each span's parent is the one before it.
-    const server = onlySpan(spans, 'POST /v1/:endpoint');
-    expect(server).toMatchObject({ kind: SPAN_KIND.server, parentSpanId: caller.spanId });
+    expect(chain.map((s) => s.name)).toEqual([
+      'POST /v1/:endpoint',
+      `create ${topics.events}`,
+      `process ${topics.events}`,
+      `create ${topics.deliveries}`,
+      `process ${topics.deliveries}`,
+      `create ${retryTopic}`,
+      `process ${retryTopic}`,
+      'POST',
+    ]);
+    const [server, createEvent, routing, createJob, firstAttempt, createRetry, secondAttempt, finalRequest] = chain;
+    expect(server.kind).toBe(SPAN_KIND.server);
     expect(server.attributes).toMatchObject({ 'http.route': '/v1/:endpoint', 'url.path': '/v1/track', 'http.response.status_code': 200 });
-    const createEvent = onlySpan(spans, `create ${topics.events}`);
-    const routing = onlySpan(spans, `process ${topics.events}`);
-    const createJob = onlySpan(spans, `create ${topics.deliveries}`);
-    const firstAttempt = onlySpan(spans, `process ${topics.deliveries}`);
-    const createRetry = onlySpan(spans, `create ${retryTopic}`);
-    const secondAttempt = onlySpan(spans, `process ${retryTopic}`);
-    const chain = [server, createEvent, routing, createJob, firstAttempt, createRetry, secondAttempt];
-    for (let i = 1; i < chain.length; i++) expect([chain[i].name, chain[i].parentSpanId]).toEqual([chain[i].name, chain[i - 1].spanId]);
     expect(routing.attributes).toMatchObject({ 'messaging.consumer.group.name': expect.stringContaining('.router.events'), 'switchyard.message_id': hook.body.messageId });
     expect(firstAttempt.attributes['messaging.consumer.group.name']).toMatch(/\.delivery$/);
 
@@ -183,14 +190,13 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
     expect(secondAttempt.status.code).not.toBe(STATUS_CODE.error);
     expect(secondAttempt.attributes).toMatchObject({ 'switchyard.outcome': 'delivered', 'switchyard.attempt': 2 });
     const failedRequest = onlySpan(spans, 'POST', (s) => s.parentSpanId === firstAttempt.spanId);
-    const finalRequest = onlySpan(spans, 'POST', (s) => s.parentSpanId === secondAttempt.spanId);
     expect(failedRequest).toMatchObject({ kind: SPAN_KIND.client, status: { code: STATUS_CODE.error } });
     expect(failedRequest.attributes['http.response.status_code']).toBe(503);
+    expect(finalRequest.kind).toBe(SPAN_KIND.client);
     expect(finalRequest.attributes).toMatchObject({ 'http.response.status_code': 200, 'server.address': '127.0.0.1', 'url.query': 'token=REDACTED' });
-    expect(String(hook.headers.traceparent).split('-')[2]).toBe(finalRequest.spanId);
     // Webhook URLs appear without their query's values.
     const urls = spans.filter((s) => s.attributes['http.request.method'] && s.kind === SPAN_KIND.client).map((s) => String(s.attributes['url.full']));
-    expect(urls).toEqual([receiver.url('/flaky?token=REDACTED'), receiver.url('/flaky?token=REDACTED')]);
+    expect(new Set(urls)).toEqual(new Set([receiver.url('/flaky?token=REDACTED')]));
     expect(JSON.stringify(otlp.spans)).not.toContain(QUERY_TOKEN);
 
     // Each Kafka produce request links to the creation contexts of the records it carried.
@@ -232,18 +238,24 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
       body: JSON.stringify({ userIds: ['deleted-user'], sourceIds: ['web'] }),
     });
     expect(response.status).toBe(200);
-    const spans = await eventually(() => {
+    // Followed as parent links from the delivery span, as replays under load may add sibling spans.
+    const chain = await eventually(() => {
       const traced = otlp.trace(caller.traceId);
-      return traced.some((s) => s.name === `process ${topics.deliveries}`) && traced;
-    }, 20_000, 'the deletion\'s delivery span');
-    const server = onlySpan(spans, 'POST /admin/v1/deletions');
+      const delivery = traced.find((s) => s.name === `process ${topics.deliveries}`);
+      const hops = delivery && lineage(traced, delivery);
+      return hops && hops[0].parentSpanId === caller.spanId && hops;
+    }, 20_000, 'every span from the deletion request to its delivery');
+    const spans = otlp.trace(caller.traceId);
+    expect(chain.map((s) => s.name)).toEqual([
+      'POST /admin/v1/deletions',
+      `create ${topics.deletions}`,
+      `process ${topics.deletions}`,
+      `create ${topics.deliveries}`,
+      `process ${topics.deliveries}`,
+    ]);
+    const [server, , fanOut] = chain;
     expect(server.attributes).toMatchObject({ 'http.route': '/admin/v1/deletions', 'http.response.status_code': 200 });
-    const create = onlySpan(spans, `create ${topics.deletions}`);
-    const fanOut = onlySpan(spans, `process ${topics.deletions}`);
-    const createJob = onlySpan(spans, `create ${topics.deliveries}`);
-    expect([create.parentSpanId, fanOut.parentSpanId, createJob.parentSpanId]).toEqual([server.spanId, create.spanId, fanOut.spanId]);
     expect(fanOut.attributes['messaging.consumer.group.name']).toMatch(/\.router\.deletions$/);
-    expect(onlySpan(spans, `process ${topics.deliveries}`).parentSpanId).toBe(createJob.spanId);
     expect(kafkaSpans(spans).flatMap(conventionProblems)).toEqual([]);
   });
 

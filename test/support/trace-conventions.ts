@@ -12,6 +12,18 @@ export function onlySpan(spans: ReceivedSpan[], name: string, where: (s: Receive
   return found[0];
 }
 
+/**
+ * The chain of spans from the root of `spans` down to `leaf`, root first, found by following
+ * parent ids. At-least-once replays (a record processed again after a rebalance) add sibling
+ * branches to a trace; the chain that ends at one delivered request stays one chain.
+ */
+export function lineage(spans: ReceivedSpan[], leaf: ReceivedSpan): ReceivedSpan[] {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const chain = [leaf];
+  for (let parent = byId.get(leaf.parentSpanId); parent && !chain.includes(parent); parent = byId.get(parent.parentSpanId)) chain.unshift(parent);
+  return chain;
+}
+
 const KIND_OF_OPERATION: Record<string, number[]> = {
   create: [SPAN_KIND.producer],
   // CLIENT when create spans made the records' contexts (always, for records of Switchyard's own).
