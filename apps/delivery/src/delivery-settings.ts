@@ -143,3 +143,8 @@ function assertConsistent(settings: DeliverySettings): void {
   }
   if (problems.length > 0) throw new ConfigError(`invalid delivery settings:\n  - ${problems.join('\n  - ')}`);
 }
+
+/** Delivery's consumer group; namespaced like the topics it reads. */
+export function deliveryGroupId(settings: Pick<DeliverySettings, 'topicNamespace'>): string {
+  return `${settings.topicNamespace}.delivery`;
+}

@@ -1,31 +1,129 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { TopicNames, topicNames } from '@switchyard/contracts';
+import { kafkaConnection, WorkspaceConfigStore } from '@switchyard/config';
+import { createKafka, KafkaConnection } from '@switchyard/kafka';
 import { AdminToken, AdminTokenGuard } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
+import { systemClock } from './clock';
 import { DeadLetterController } from './dead-letters/dead-letter.controller';
 import { DeadLetterStore } from './dead-letters/dead-letter-store';
-import { DeliveryRuntime } from './delivery-runtime';
-import { DeliverySettings } from './delivery-settings';
-import { LOGGER } from './delivery.tokens';
+import { DeliveryMetrics } from './delivery-metrics';
+import { deliveryGroupId, DeliverySettings } from './delivery-settings';
+import { KAFKA_CONNECTION, LOGGER, TOPICS, WEBHOOK_CLIENT } from './delivery.tokens';
+import { UndiciWebhookClient } from './http/undici-webhook-client';
+import { WebhookHttpClient } from './http/webhook-http-client';
+import { CircuitBreakers } from './isolation/circuit-breaker';
+import { DestinationLimiter } from './isolation/destination-limiter';
+import { DeliveryKafka } from './kafka/delivery-kafka';
+import { DeliveryProducer } from './kafka/delivery-producer';
+import { DeliveryWorker } from './pipeline/delivery-worker';
 
+/**
+ * What the rest of delivery shares: settings, logger, topics, workspace, metrics, the Kafka
+ * client and the producer. Nest starts this module before DeliveryModule and stops it after, so
+ * the producer outlives the consumer's drain.
+ */
+@Global()
 @Module({})
-export class DeliveryModule {
+class DeliveryCoreModule {
   static forRoot(settings: DeliverySettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
     return {
-      module: DeliveryModule,
-      imports: [ObservabilityModule],
-      controllers: [DeadLetterController],
+      module: DeliveryCoreModule,
       providers: [
         { provide: DeliverySettings, useValue: settings },
         { provide: LOGGER, useValue: logger },
+        { provide: TOPICS, useValue: topicNames(settings.topicNamespace) },
+        { provide: KAFKA_CONNECTION, useFactory: () => kafkaConnection(settings) },
+        { provide: Kafka, useFactory: (connection: KafkaConnection) => createKafka('switchyard-delivery', connection, logger), inject: [KAFKA_CONNECTION] },
         // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
         { provide: WorkspaceConfigStore, useValue: workspace },
-        DeliveryRuntime,
-        { provide: DeadLetterStore, useFactory: (runtime: DeliveryRuntime) => runtime.deadLetters, inject: [DeliveryRuntime] },
+        { provide: DeliveryMetrics, useFactory: () => new DeliveryMetrics() },
+        DeliveryProducer,
+      ],
+      exports: [DeliverySettings, LOGGER, TOPICS, KAFKA_CONNECTION, Kafka, WorkspaceConfigStore, DeliveryMetrics, DeliveryProducer],
+    };
+  }
+}
+
+function webhookClient(settings: DeliverySettings): WebhookHttpClient {
+  return new UndiciWebhookClient({ connectionsPerOrigin: settings.maxInFlightPerDestination, blockPrivateAddresses: settings.blockPrivateAddresses }, systemClock);
+}
+
+function deliveryWorker(
+  settings: DeliverySettings,
+  topics: TopicNames,
+  workspace: WorkspaceConfigStore,
+  client: WebhookHttpClient,
+  breakers: CircuitBreakers,
+  limiter: DestinationLimiter,
+  producer: DeliveryProducer,
+  metrics: DeliveryMetrics,
+  logger: Logger,
+): DeliveryWorker {
+  return new DeliveryWorker({
+    topics,
+    consumerGroup: deliveryGroupId(settings),
+    destination: (id) => workspace.destination(id),
+    client,
+    breakers,
+    limiter,
+    clock: systemClock,
+    random: Math.random,
+    produce: producer.send,
+    policy: {
+      schedule: { delaysMs: settings.retryScheduleMs, jitterRatio: settings.retryJitterRatio, retryAfterMaxMs: settings.retryAfterMaxMs },
+      windowMs: settings.retryWindowMs,
+    },
+    userAgentToken: settings.userAgentToken,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    logger,
+    metrics,
+    attempts: producer.attemptLog,
+  });
+}
+
+/**
+ * Delivery: the worker and its guards, the consumer that feeds it, and the dead-letter admin
+ * API. On shutdown the consumer drains (DeliveryKafka), the producer sends what the jobs left
+ * (DeliveryProducer, in the core module), and last this module closes the webhook client.
+ */
+@Module({})
+export class DeliveryModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(WEBHOOK_CLIENT) private readonly client: WebhookHttpClient,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  static forRoot(settings: DeliverySettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
+    return {
+      module: DeliveryModule,
+      imports: [ObservabilityModule, DeliveryCoreModule.forRoot(settings, logger, workspace)],
+      controllers: [DeadLetterController],
+      providers: [
+        { provide: WEBHOOK_CLIENT, useFactory: webhookClient, inject: [DeliverySettings] },
+        { provide: CircuitBreakers, useFactory: (s: DeliverySettings) => new CircuitBreakers(s.breakerFailureThreshold, s.breakerOpenMs, systemClock), inject: [DeliverySettings] },
+        { provide: DestinationLimiter, useFactory: (s: DeliverySettings) => new DestinationLimiter(s.maxInFlightPerDestination), inject: [DeliverySettings] },
+        {
+          provide: DeliveryWorker,
+          useFactory: deliveryWorker,
+          inject: [DeliverySettings, TOPICS, WorkspaceConfigStore, WEBHOOK_CLIENT, CircuitBreakers, DestinationLimiter, DeliveryProducer, DeliveryMetrics, LOGGER],
+        },
+        {
+          provide: DeadLetterStore,
+          useFactory: (kafka: Kafka, topics: TopicNames, producer: DeliveryProducer, logger: Logger, metrics: DeliveryMetrics) => new DeadLetterStore(kafka, topics, producer.send, logger, metrics),
+          inject: [Kafka, TOPICS, DeliveryProducer, LOGGER, DeliveryMetrics],
+        },
+        DeliveryKafka,
         { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
         AdminTokenGuard,
       ],
     };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+    this.logger.info('delivery stopped: in-flight jobs finished or left for re-delivery, offsets committed');
   }
 }

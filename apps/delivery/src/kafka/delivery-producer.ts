@@ -1,0 +1,64 @@
+import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Kafka, Partitioners, Producer } from 'kafkajs';
+import type { Logger } from 'pino';
+import { TopicNames, topicsOf } from '@switchyard/contracts';
+import { topicPolicy, topicSpecs } from '@switchyard/config';
+import { BatchingProducer, checkKafkaConnection, compressionType, DEFAULT_BATCHING, ensureTopics, KafkaConnection } from '@switchyard/kafka';
+import { AttemptLog } from '../attempts/attempt-log';
+import { DeliveryMetrics } from '../delivery-metrics';
+import { DeliverySettings } from '../delivery-settings';
+import { KAFKA_CONNECTION, LOGGER, TOPICS } from '../delivery.tokens';
+
+/**
+ * Delivery's producing side: checks the connection, creates the topics delivery writes, and
+ * holds the one producer that retry, dead-letter and attempt records share. It lives in the
+ * core module, so it starts before the consumer and stops after it: every record of a job the
+ * consumer finished is sent before the producer disconnects.
+ */
+@Injectable()
+export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown {
+  /** Present when delivery writes the attempts topic (DELIVERY_ATTEMPTS_TOPIC). */
+  readonly attemptLog: AttemptLog | undefined;
+  private readonly producer: Producer;
+  private readonly batching: BatchingProducer;
+  private connected = false;
+
+  constructor(
+    private readonly kafka: Kafka,
+    @Inject(KAFKA_CONNECTION) private readonly connection: KafkaConnection,
+    private readonly settings: DeliverySettings,
+    @Inject(TOPICS) private readonly topics: TopicNames,
+    metrics: DeliveryMetrics,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    // Retry and dead-letter records keep the job's key; the default (murmur2) partitioner keeps one key on one partition.
+    this.producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    const batching = () => new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression: compressionType(settings.kafkaCompression) });
+    this.batching = batching();
+    // Its own batching on the same producer: attempt records never share a produce request with a job's retry or dead letter.
+    this.attemptLog = settings.attemptsTopic ? new AttemptLog(batching(), topics.deliveryAttempts, metrics, logger) : undefined;
+    this.producer.on(this.producer.events.CONNECT, () => (this.connected = true));
+    this.producer.on(this.producer.events.DISCONNECT, () => (this.connected = false));
+  }
+
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  /** Sends a job's retry or dead-letter records, batched with other jobs'. */
+  readonly send = (records: Parameters<BatchingProducer['send']>[0]): Promise<void> => this.batching.send(records);
+
+  async onModuleInit(): Promise<void> {
+    // The attempts topic only when delivery writes it; the console creates it for itself.
+    const rows = topicsOf('delivery', this.topics, this.settings.retryScheduleMs.length).filter((row) => this.attemptLog || row.name !== this.topics.deliveryAttempts);
+    await checkKafkaConnection(this.kafka, this.connection);
+    await ensureTopics(this.kafka, topicSpecs(rows, this.settings, { retryWindowMs: this.settings.retryWindowMs }), topicPolicy(this.settings));
+    await this.producer.connect();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.batching.drain();
+    await this.attemptLog?.drain();
+    await this.producer.disconnect();
+  }
+}
