@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { ConsoleRuntime } from './console-runtime';
 import { DeadLetter } from '@switchyard/contracts';
 import { AttemptFilter, IndexedAttempt, MessageTimeline } from './index/attempt-index';
 import { SampledCall } from './index/call-sample';
 import { DestinationHealth, destinationHealth, HEALTH_WINDOW } from './index/destination-health';
+import { INDEXES } from './console.tokens';
+import type { ConsoleIndexes } from './kafka/console-feed';
 
 export interface DestinationSummary {
   id: string;
@@ -33,14 +34,14 @@ const MESSAGES_PER_USER = 50;
 @Injectable()
 export class ConsoleViews {
   constructor(
-    private readonly runtime: ConsoleRuntime,
+    @Inject(INDEXES) private readonly indexes: ConsoleIndexes,
     private readonly workspace: WorkspaceConfigStore,
   ) {}
 
   /** Configured destinations, then any others that have attempts. */
   destinations(): DestinationSummary[] {
     const configured = this.workspace.config.destinations.map((d) => d.id);
-    const ids = [...configured, ...this.runtime.attempts.destinationIds().filter((id) => !configured.includes(id))];
+    const ids = [...configured, ...this.indexes.attempts.destinationIds().filter((id) => !configured.includes(id))];
     return ids.map((id) => this.destination(id));
   }
 
@@ -50,28 +51,28 @@ export class ConsoleViews {
       id,
       name: configured ? (configured.name ?? configured.type) : undefined,
       enabled: configured?.enabled,
-      health: destinationHealth(this.runtime.attempts.attemptsOf(id, {}, HEALTH_WINDOW)),
+      health: destinationHealth(this.indexes.attempts.attemptsOf(id, {}, HEALTH_WINDOW)),
     };
   }
 
   isKnownDestination(id: string): boolean {
-    return this.workspace.destination(id) !== undefined || this.runtime.attempts.destinationIds().includes(id);
+    return this.workspace.destination(id) !== undefined || this.indexes.attempts.destinationIds().includes(id);
   }
 
   attempts(destinationId: string, filter: AttemptFilter, limit: number): IndexedAttempt[] {
-    return this.runtime.attempts.attemptsOf(destinationId, filter, limit);
+    return this.indexes.attempts.attemptsOf(destinationId, filter, limit);
   }
 
   messages(query: MessageQuery): MessageTimeline[] {
-    if (query.messageId !== undefined) return this.runtime.attempts.message(query.messageId);
-    if (query.userId !== undefined) return this.runtime.attempts.messagesOfUser(query.userId, MESSAGES_PER_USER);
+    if (query.messageId !== undefined) return this.indexes.attempts.message(query.messageId);
+    if (query.userId !== undefined) return this.indexes.attempts.messagesOfUser(query.userId, MESSAGES_PER_USER);
     return [];
   }
 
   deadLetters(destinationId: string | undefined, limit: number): DeadLetterView[] {
-    return this.runtime.deadLetters.latest(destinationId, limit).map((deadLetter) => {
+    return this.indexes.deadLetters.latest(destinationId, limit).map((deadLetter) => {
       const { messageId, destinationId: destination } = deadLetter;
-      const job = messageId && destination ? this.runtime.attempts.jobAttempts(messageId, destination) : [];
+      const job = messageId && destination ? this.indexes.attempts.jobAttempts(messageId, destination) : [];
       const deadAt = deadLetter.deadAt ? Date.parse(deadLetter.deadAt) : Infinity;
       const deadAttempt = job.filter((a) => a.outcome === 'dead-lettered' && a.atMs <= deadAt).at(-1);
       return { deadLetter, deadAttempt, latest: job.at(-1) };
@@ -87,11 +88,11 @@ export class ConsoleViews {
   }
 
   calls(sourceId: string, limit: number): SampledCall[] {
-    return this.runtime.calls.latest(sourceId, limit);
+    return this.indexes.calls.latest(sourceId, limit);
   }
 
   index() {
-    const { attempts, deadLetters, calls } = this.runtime;
+    const { attempts, deadLetters, calls } = this.indexes;
     return {
       attempts: { held: attempts.size, limit: attempts.limit, evicted: attempts.evicted },
       deadLetters: { held: deadLetters.size, limit: deadLetters.limit, evicted: deadLetters.evicted },
