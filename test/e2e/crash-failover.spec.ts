@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { freePort, ServiceProcess } from '../support/service-process';
+import { PipelineProcesses } from '../support/pipeline-processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkspaceFile } from '../support/workspace-file';
 
@@ -18,9 +18,7 @@ const PROBE_EVERY_MS = 100;
  */
 describe('failover after a SIGKILL of each consumer service', () => {
   let receiver: WebhookReceiver;
-  const running = new Map<string, ServiceProcess>();
-  let env: NodeJS.ProcessEnv;
-  const ports: Record<string, number> = {};
+  let processes: PipelineProcesses | undefined;
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
@@ -28,20 +26,16 @@ describe('failover after a SIGKILL of each consumer service', () => {
       sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
       destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: receiver.url() }] } }],
     });
-    env = { KAFKA_BROKERS: testBrokers(), TOPIC_NAMESPACE: freshNamespace('failover'), TOPIC_PARTITIONS: '2', WORKSPACE_CONFIG: workspace.path };
-    for (const name of ['ingest', 'router', 'delivery'] as const) {
-      ports[name] = await freePort();
-      running.set(name, await ServiceProcess.start(name, ports[name], env));
-    }
+    processes = await PipelineProcesses.start({ KAFKA_BROKERS: testBrokers(), TOPIC_NAMESPACE: freshNamespace('failover'), TOPIC_PARTITIONS: '2', WORKSPACE_CONFIG: workspace.path });
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([...running.values()].map((s) => s.stop()));
+    await processes?.stop();
     await receiver?.stop();
   });
 
   const send = async (messageId: string) => {
-    const res = await fetch(`${running.get('ingest')!.url}/v1/track`, {
+    const res = await fetch(`${processes!.ingest.url}/v1/track`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: auth },
       // An integer beyond 2^53 rides along: it must reach the webhook digit for digit.
@@ -56,7 +50,7 @@ describe('failover after a SIGKILL of each consumer service', () => {
     expect(warm.raw.toString()).toContain('"properties":{"orderId":12345678901234567890}');
 
     const killedAt = Date.now();
-    expect(await running.get(name)!.stop('SIGKILL')).toBe('SIGKILL');
+    expect(await processes!.stopOne(name, 'SIGKILL')).toBe('SIGKILL');
     const sent: string[] = [];
     let probing = true;
     const probes = (async () => {
@@ -67,7 +61,7 @@ describe('failover after a SIGKILL of each consumer service', () => {
         await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
       }
     })();
-    running.set(name, await ServiceProcess.start(name, ports[name], env));
+    await processes!.startAgain(name);
     const readyAt = Date.now();
     const [first] = await receiver.waitFor(1, (h) => String(h.body.messageId).startsWith(`${name}-`), 90_000);
     const flowingAt = Date.now();

@@ -5,7 +5,8 @@ import { Analytics } from '@segment/analytics-node';
 import { TopicNames, topicNames } from '@switchyard/contracts';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { OtlpReceiver, SPAN_KIND, STATUS_CODE } from '../support/otlp-receiver';
-import { freePort, ServiceProcess } from '../support/service-process';
+import { PipelineProcesses } from '../support/pipeline-processes';
+import { ServiceProcess } from '../support/service-process';
 import { conventionProblems, kafkaSpans, lineage, onlySpan } from '../support/trace-conventions';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkspaceFile } from '../support/workspace-file';
@@ -36,7 +37,7 @@ function callerContext(sampled = true) {
 describe('end to end: SDK → ingest → router → delivery → webhook, one trace', () => {
   let receiver: WebhookReceiver;
   let otlp: OtlpReceiver;
-  let services: ServiceProcess[] = [];
+  let processes: PipelineProcesses | undefined;
   let ingestUrl: string;
   let topics: TopicNames;
 
@@ -92,14 +93,13 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
       DELIVERY_RETRY_SCHEDULE_MS: '100,200',
       ADMIN_TOKEN,
     };
-    // Started one after the other: each creates the topics it needs before the next consumes them.
-    for (const name of ['ingest', 'router', 'delivery'] as const) services.push(await ServiceProcess.start(name, await freePort(), env));
-    ingestUrl = services[0].url;
+    processes = await PipelineProcesses.start(env);
+    ingestUrl = processes.ingest.url;
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all(services.map((s) => s.stop()));
-    services = [];
+    await processes?.stop();
+    processes = undefined;
     await receiver?.stop();
     await otlp?.stop();
   });
@@ -280,14 +280,15 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
 
   it('reports what happened on every service /metrics', async () => {
     const scrape = async (service: ServiceProcess) => (await fetch(`${service.url}/metrics`)).text();
-    const [ingest, router, delivery] = await Promise.all(services.map(scrape));
+    const { services } = processes!;
+    const [ingest, router, delivery] = await Promise.all([services.ingest, services.router, services.delivery].map(scrape));
     expect(ingest).toMatch(/switchyard_ingest_calls_accepted_total\{type="track"\} [1-9]/);
     expect(router).toMatch(/switchyard_router_calls_total\{outcome="routed"\} [1-9]/);
     expect(delivery).toMatch(/switchyard_delivery_jobs_total\{destination="hooks",outcome="delivered"\} [1-9]/);
     expect(delivery).toMatch(/switchyard_delivery_request_duration_seconds_count\{destination="hooks",result="delivered"\} [1-9]/);
     // The backlog is read from the broker at scrape time and left out of a scrape the broker is
     // too busy to answer within 2 s (a loaded machine): scrape again until it is there.
-    const backlog = await eventually(async () => /switchyard_delivery_retry_backlog\{tier="1"\} (\d+)/.exec(await scrape(services[2]))?.[1], 30_000, 'the retry backlog');
+    const backlog = await eventually(async () => /switchyard_delivery_retry_backlog\{tier="1"\} (\d+)/.exec(await scrape(services.delivery))?.[1], 30_000, 'the retry backlog');
     expect(backlog).toBe('0');
     for (const text of [ingest, router, delivery]) expect(text).toMatch(/process_resident_memory_bytes \d+/);
   });

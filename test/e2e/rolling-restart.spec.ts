@@ -1,11 +1,10 @@
 import { Analytics } from '@switchyard/analytics';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { freePort, ServiceProcess } from '../support/service-process';
+import { PipelineProcesses, SERVICES } from '../support/pipeline-processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkspaceFile } from '../support/workspace-file';
 
 const WRITE_KEY = 'rolling-write-key-01';
-const SERVICES = ['ingest', 'router', 'delivery'] as const;
 
 /**
  * Issue 6's promise: SIGTERM on any service stops taking work, finishes what is in flight,
@@ -14,9 +13,7 @@ const SERVICES = ['ingest', 'router', 'delivery'] as const;
  */
 describe('rolling restart of every service under load', () => {
   let receiver: WebhookReceiver;
-  const running = new Map<string, ServiceProcess>();
-  let env: NodeJS.ProcessEnv;
-  const ports: Record<string, number> = {};
+  let processes: PipelineProcesses | undefined;
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
@@ -24,27 +21,25 @@ describe('rolling restart of every service under load', () => {
       sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
       destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: receiver.url() }] } }],
     });
-    env = {
+    processes = await PipelineProcesses.start({
       KAFKA_BROKERS: testBrokers(),
       TOPIC_NAMESPACE: freshNamespace('rolling'),
       TOPIC_PARTITIONS: '2',
       WORKSPACE_CONFIG: workspace.path,
       KAFKA_SESSION_TIMEOUT_MS: '6000',
-    };
-    for (const name of SERVICES) {
-      ports[name] = await freePort();
-      running.set(name, await ServiceProcess.start(name, ports[name], env));
-    }
+    });
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([...running.values()].map((s) => s.stop()));
+    await processes?.stop();
     await receiver?.stop();
   });
 
   it('delivers every accepted event while ingest, router and delivery are each restarted with SIGTERM', async () => {
+    const pipeline = processes!;
     const client = new Analytics(WRITE_KEY, {
-      endpoint: running.get('ingest')!.url,
+      // A restarted ingest listens on the same port.
+      endpoint: pipeline.ingest.url,
       flushAt: 20,
       flushAfter: 20,
       retry: { maxAttempts: 20, initialDelayMs: 100, maxDelayMs: 1000 },
@@ -63,8 +58,8 @@ describe('rolling restart of every service under load', () => {
     const exitCodes: Record<string, number | string> = {};
     for (const name of SERVICES) {
       await receiver.waitFor(sent.size > 50 ? Math.floor(sent.size / 2) : 1);
-      exitCodes[name] = await running.get(name)!.stop('SIGTERM');
-      running.set(name, await ServiceProcess.start(name, ports[name], env));
+      exitCodes[name] = await pipeline.stopOne(name, 'SIGTERM');
+      await pipeline.startAgain(name);
     }
     sending = false;
     await load;

@@ -8,7 +8,10 @@ export type ServiceName = (typeof SERVICES)[number];
 
 /** ingest, router and delivery as their own processes on free ports, all with `env`. */
 export class PipelineProcesses {
-  private constructor(readonly services: Record<ServiceName, ServiceProcess>) {}
+  private constructor(
+    readonly services: Record<ServiceName, ServiceProcess>,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   /** One after the other: each creates the topics it needs before the next consumes them. If one fails, the others stop. */
   static async start(env: NodeJS.ProcessEnv): Promise<PipelineProcesses> {
@@ -19,11 +22,21 @@ export class PipelineProcesses {
       await Promise.all(started.map((s) => s.stop()));
       throw error;
     }
-    return new PipelineProcesses({ ingest: started[0], router: started[1], delivery: started[2] });
+    return new PipelineProcesses({ ingest: started[0], router: started[1], delivery: started[2] }, env);
   }
 
   get ingest(): ServiceProcess {
     return this.services.ingest;
+  }
+
+  /** Stops one service with `signal`; resolves with its exit code (or signal name). */
+  stopOne(name: ServiceName, signal: NodeJS.Signals): Promise<number | string> {
+    return this.services[name].stop(signal);
+  }
+
+  /** Starts a stopped service again on its port with the same environment, as Kubernetes restarts a pod; resolves once it is ready. */
+  async startAgain(name: ServiceName): Promise<void> {
+    this.services[name] = await ServiceProcess.start(name, this.services[name].port, this.env);
   }
 
   /** Each service's answer to a health path, e.g. `{ ingest: 200, router: 503, delivery: 200 }`. */
