@@ -81,6 +81,16 @@ describe('BatchingProducer', () => {
     await large;
     expect(calls.map((c) => c.batch.compression)).toEqual([CompressionTypes.None, CompressionTypes.ZSTD]);
   });
+
+  it('compresses smaller batches when told to', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e7, maxInFlight: 1, compression: CompressionTypes.ZSTD, minCompressedBytes: 0 });
+    const small = batching.send([record('a', 'small')]);
+    await tick();
+    calls[0].settle();
+    await small;
+    expect(calls[0].batch.compression).toBe(CompressionTypes.ZSTD);
+  });
 });
 
 describe('BatchingProducer with a timeout', () => {

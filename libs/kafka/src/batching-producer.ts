@@ -26,8 +26,13 @@ export interface BatchingProducerOptions {
   maxBatchBytes: number;
   /** sendBatch calls in flight at once; more waiting records just grow the next batch. */
   maxInFlight: number;
-  /** For batches of at least MIN_COMPRESSED_BATCH_BYTES; smaller ones go uncompressed. */
+  /** For batches of at least `minCompressedBytes`; smaller ones go uncompressed. */
   compression: CompressionTypes;
+  /**
+   * MIN_COMPRESSED_BATCH_BYTES unless set: the bound that spares small batches a latency-sensitive
+   * caller waits on. A caller that never waits (delivery's attempt records) compresses everything.
+   */
+  minCompressedBytes?: number;
   /**
    * How long a caller waits for its acknowledgement before `send` rejects with ProduceTimeoutError.
    * Records still waiting are withdrawn then; records already sent may still land. Unset: no bound.
@@ -148,7 +153,7 @@ export class BatchingProducer {
   private sendOne({ waiters, bytes }: { waiters: Waiter[]; bytes: number }): void {
     this.inFlight += 1;
     const request = topicMessages(waiters.map((w) => w.records));
-    traceSend(request, () => this.producer.sendBatch({ topicMessages: request, acks: -1, compression: compressionFor(this.options.compression, bytes) }))
+    traceSend(request, () => this.producer.sendBatch({ topicMessages: request, acks: -1, compression: compressionFor(this.options.compression, bytes, this.options.minCompressedBytes) }))
       .then(
         () => waiters.forEach((w) => settle(w)),
         (error: Error) => waiters.forEach((w) => settle(w, error)),

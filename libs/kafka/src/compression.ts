@@ -27,8 +27,8 @@ export function compressionType(name: KafkaCompression): CompressionTypes {
 export const MIN_COMPRESSED_BATCH_BYTES = 128 * 1024;
 
 /** The compression for one produce request of `bytes` key and value bytes. */
-export function compressionFor(configured: CompressionTypes, bytes: number): CompressionTypes {
-  return bytes >= MIN_COMPRESSED_BATCH_BYTES ? configured : CompressionTypes.None;
+export function compressionFor(configured: CompressionTypes, bytes: number, minBytes = MIN_COMPRESSED_BATCH_BYTES): CompressionTypes {
+  return bytes >= minBytes ? configured : CompressionTypes.None;
 }
 
 const compress = promisify(zstdCompress);

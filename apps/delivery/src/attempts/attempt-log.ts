@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DeliveryAttempt, encodeDeliveryAttempts } from '@switchyard/contracts';
+import { AttemptsValue, DeliveryAttempt, DeliveryAttemptsWriter } from '@switchyard/contracts';
 import type { BatchingProducer } from '@switchyard/kafka';
 import type { DeliveryMetrics } from '../delivery-metrics';
 
@@ -13,8 +13,13 @@ export interface AttemptSink {
  * topic missing), further attempts are dropped and counted rather than held in memory.
  */
 export const MAX_PENDING_ATTEMPTS = 10_000;
-/** Attempts packed into one Kafka record: ~300 bytes each, ~1.6 KB with an error body, so a record stays far below the broker's 1 MB. */
-export const ATTEMPTS_PER_RECORD = 200;
+
+/**
+ * Bytes one Kafka record of attempts holds at most (~330 bytes an attempt, ~1.7 KB with an error
+ * body): far below the broker's 1 MB, and at full load the linger, not this, closes a record.
+ */
+export const ATTEMPTS_RECORD_BYTES = 256 * 1024;
+
 /** How long an attempt waits for company before its record is written (the console shows it that much later). */
 export const ATTEMPTS_LINGER_MS = 50;
 
@@ -22,10 +27,11 @@ export const ATTEMPTS_LINGER_MS = 50;
  * Writes attempts to the attempts topic, many to a record, fire-and-forget with respect to the
  * delivery: through its own BatchingProducer (a failing attempts batch never fails the batch that
  * holds a job's retry or dead-letter record), never awaited by the worker, losses counted in
- * `switchyard_delivery_attempt_records_lost_total`.
+ * `switchyard_delivery_attempt_records_lost_total`. Each attempt is encoded as it is recorded
+ * (DeliveryAttemptsWriter), so what waits for the linger is bytes outside the JS heap.
  */
 export class AttemptLog implements AttemptSink {
-  private buffer: DeliveryAttempt[] = [];
+  private readonly writer = new DeliveryAttemptsWriter(ATTEMPTS_RECORD_BYTES);
   private timer: NodeJS.Timeout | undefined;
   /** Buffered and being written. */
   private pending = 0;
@@ -45,9 +51,11 @@ export class AttemptLog implements AttemptSink {
       return;
     }
     this.pending += attempts.length;
-    this.buffer.push(...attempts);
-    if (this.buffer.length >= ATTEMPTS_PER_RECORD) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), ATTEMPTS_LINGER_MS);
+    for (const attempt of attempts) {
+      const full = this.writer.add(attempt);
+      if (full) this.write(full);
+    }
+    this.timer ??= setTimeout(() => this.flush(), ATTEMPTS_LINGER_MS);
   }
 
   /** Resolves once every attempt handed over so far is written or counted as lost. */
@@ -59,23 +67,25 @@ export class AttemptLog implements AttemptSink {
   private flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const attempts = this.buffer;
-    if (attempts.length === 0) return;
-    this.buffer = [];
+    const last = this.writer.take();
+    if (last) this.write(last);
+  }
+
+  private write({ value, attempts }: AttemptsValue): void {
     this.batching
-      .send([{ topic: this.topic, key: null, value: encodeDeliveryAttempts(attempts) }])
+      .send([{ topic: this.topic, key: null, value }])
       .then(
         () => {
           if (this.failing) this.logger.info({ topic: this.topic }, 'attempt records are written again');
           this.failing = false;
         },
         (error: Error) => {
-          this.metrics.attemptRecordsLost.inc({ reason: 'produce-failed' }, attempts.length);
+          this.metrics.attemptRecordsLost.inc({ reason: 'produce-failed' }, attempts);
           // Once per outage, not once per record.
           if (!this.failing) this.logger.warn({ topic: this.topic, reason: error.message }, 'could not write attempt records; deliveries go on, the console misses them');
           this.failing = true;
         },
       )
-      .finally(() => (this.pending -= attempts.length));
+      .finally(() => (this.pending -= attempts));
   }
 }

@@ -3,7 +3,7 @@ import { decodeDeliveryAttempts, DeliveryAttempt } from '@switchyard/contracts';
 import type { BatchingProducer, OutgoingRecord } from '@switchyard/kafka';
 import { DeliveryMetrics } from '../delivery-metrics';
 import { ReadyJob } from '../pipeline/read-record';
-import { AttemptLog, ATTEMPTS_PER_RECORD } from './attempt-log';
+import { AttemptLog, ATTEMPTS_RECORD_BYTES } from './attempt-log';
 import { attemptRecords } from './attempt-records';
 
 const job: ReadyJob = {
@@ -61,8 +61,8 @@ describe('AttemptLog', () => {
     log.record(attempt);
     await log.drain();
     expect(sent).toHaveLength(1);
-    expect(sent[0].records).toEqual([{ topic: 'ns.deliveries.attempts.v1', key: null, value: expect.any(String) }]);
-    expect(decodeDeliveryAttempts(sent[0].records[0].value as string).attempts).toEqual([...attempt, ...attempt]);
+    expect(sent[0].records).toEqual([{ topic: 'ns.deliveries.attempts.v1', key: null, value: expect.any(Buffer) }]);
+    expect(decodeDeliveryAttempts(sent[0].records[0].value as Buffer).attempts).toEqual([...attempt, ...attempt]);
     expect(await lost('backlog')).toBe(before.backlog + 1);
     sent[0].settle(new Error('topic gone'));
     await new Promise(setImmediate);
@@ -73,11 +73,18 @@ describe('AttemptLog', () => {
     expect(sent).toHaveLength(2);
   });
 
-  it(`writes a full record at once, without waiting for the linger`, () => {
+  it('writes a full record at once, without waiting for the linger', () => {
     const { sent, batching } = scriptedBatching();
     const log = new AttemptLog(batching, 't', new DeliveryMetrics(), pino({ level: 'silent' }));
-    for (let i = 0; i < ATTEMPTS_PER_RECORD; i++) log.record(attempt);
-    expect(sent).toHaveLength(1);
-    expect(decodeDeliveryAttempts(sent[0].records[0].value as string).attempts).toHaveLength(ATTEMPTS_PER_RECORD);
+    let recorded = 0;
+    while (sent.length === 0) {
+      log.record(attempt);
+      recorded++;
+    }
+    const value = sent[0].records[0].value as Buffer;
+    expect(value.length).toBeLessThanOrEqual(ATTEMPTS_RECORD_BYTES);
+    expect(value.length).toBeGreaterThan(ATTEMPTS_RECORD_BYTES - 1024);
+    // The attempt that did not fit starts the next record.
+    expect(decodeDeliveryAttempts(value).attempts).toHaveLength(recorded - 1);
   });
 });

@@ -33,10 +33,13 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
   ) {
     // Retry and dead-letter records keep the job's key; the default (murmur2) partitioner keeps one key on one partition.
     this.producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
-    const batching = () => new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression: compressionType(settings.kafkaCompression) });
-    this.batching = batching();
+    const compression = compressionType(settings.kafkaCompression);
+    this.batching = new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression });
     // Its own batching on the same producer: attempt records never share a produce request with a job's retry or dead letter.
-    this.attemptLog = settings.attemptsTopic ? new AttemptLog(batching(), topics.deliveryAttempts, metrics, logger) : undefined;
+    // Compressed however small: nothing waits on them, and zstd (off the event loop) shrinks what kafkajs checksums and copies.
+    this.attemptLog = settings.attemptsTopic
+      ? new AttemptLog(new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression, minCompressedBytes: 0 }), topics.deliveryAttempts, metrics, logger)
+      : undefined;
     this.producer.on(this.producer.events.CONNECT, () => (this.connected = true));
     this.producer.on(this.producer.events.DISCONNECT, () => (this.connected = false));
   }

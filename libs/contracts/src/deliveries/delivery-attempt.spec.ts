@@ -1,4 +1,4 @@
-import { decodeDeliveryAttempts, DeliveryAttempt, encodeDeliveryAttempts } from './delivery-attempt';
+import { decodeDeliveryAttempts, DeliveryAttempt, DeliveryAttemptsWriter, encodeDeliveryAttempts } from './delivery-attempt';
 
 const attempt: DeliveryAttempt = {
   destinationId: 'd1', messageId: 'm1', sourceId: 's1', userId: 'u1', type: 'track', event: 'Zoë Paid',
@@ -10,6 +10,27 @@ describe('delivery attempts codec', () => {
   it('round-trips several attempts in one record, every field kept', () => {
     const second: DeliveryAttempt = { destinationId: 'd1', messageId: 'm1', sourceId: 's1', urlIndex: 1, status: 200, durationMs: 3, attempt: 1, at: Date.UTC(2026, 0, 1, 0, 0, 1), outcome: 'delivered' };
     expect(decodeDeliveryAttempts(Buffer.from(encodeDeliveryAttempts([attempt, second])))).toEqual({ attempts: [attempt, second], refused: [] });
+  });
+
+  it('builds the same value attempt by attempt, starting a new one when the next attempt would not fit', () => {
+    const second: DeliveryAttempt = { ...attempt, responseBody: 'ü'.repeat(100), urlIndex: 1 };
+    const size = Buffer.byteLength(encodeDeliveryAttempts([attempt, second]));
+    const writer = new DeliveryAttemptsWriter(size);
+    expect(writer.add(attempt)).toBeUndefined();
+    expect(writer.add(second)).toBeUndefined();
+    const full = writer.add(attempt);
+    expect(full).toEqual({ value: Buffer.from(encodeDeliveryAttempts([attempt, second])), attempts: 2 });
+    expect(writer.take()).toEqual({ value: Buffer.from(encodeDeliveryAttempts([attempt])), attempts: 1 });
+    expect(writer.take()).toBeUndefined();
+  });
+
+  it('gives an attempt larger than the capacity a value of its own', () => {
+    const writer = new DeliveryAttemptsWriter(64);
+    const large: DeliveryAttempt = { ...attempt, responseBody: '\u0000'.repeat(1024) };
+    expect(writer.add(attempt)).toBeUndefined();
+    expect(writer.add(large)).toEqual({ value: Buffer.from(encodeDeliveryAttempts([attempt])), attempts: 1 });
+    expect(writer.add(attempt)).toEqual({ value: Buffer.from(encodeDeliveryAttempts([large])), attempts: 1 });
+    expect(decodeDeliveryAttempts(writer.take()?.value ?? null).attempts).toEqual([attempt]);
   });
 
   it.each([

@@ -59,6 +59,61 @@ export function encodeDeliveryAttempts(attempts: readonly DeliveryAttempt[]): st
   return JSON.stringify(attempts);
 }
 
+const OPEN = 0x5b; // [
+const SEPARATOR = 0x2c; // ,
+const CLOSE = 0x5d; // ]
+/** Most UTF-8 bytes one UTF-16 code unit of a JavaScript string can take. */
+const MAX_BYTES_PER_CHAR = 3;
+
+/** A finished attempts-topic value and how many attempts it holds. */
+export interface AttemptsValue {
+  value: Buffer;
+  attempts: number;
+}
+
+/**
+ * Builds an attempts-topic value (the JSON array `encodeDeliveryAttempts` writes) one attempt at
+ * a time: each attempt is encoded as it is added, into one reused buffer outside the JS heap. A
+ * value that waits for company then holds bytes, not hundreds of objects that outlive a
+ * young-generation collection and get copied and promoted (in delivery that was GC work on every
+ * webhook request).
+ */
+export class DeliveryAttemptsWriter {
+  private buffer: Buffer;
+  private length = 0;
+  private attempts = 0;
+
+  /** `capacity`: the bytes a value aims to stay under; an attempt larger than that still makes a value of its own. */
+  constructor(private readonly capacity: number) {
+    this.buffer = Buffer.allocUnsafeSlow(capacity);
+  }
+
+  /** Adds an attempt. When it does not fit beside those already added, they are finished first and their value returned. */
+  add(attempt: DeliveryAttempt): AttemptsValue | undefined {
+    const json = JSON.stringify(attempt);
+    // The exact byte length only when the cheap upper bound says it may not fit.
+    const room = this.capacity - this.length - 2;
+    const size = json.length * MAX_BYTES_PER_CHAR <= room ? json.length : Buffer.byteLength(json);
+    const finished = size > room && this.attempts > 0 ? this.take() : undefined;
+    if (size + 2 > this.capacity - this.length) this.buffer = Buffer.concat([this.buffer.subarray(0, this.length)], this.length + size + 2);
+    this.buffer[this.length++] = this.attempts === 0 ? OPEN : SEPARATOR;
+    this.length += this.buffer.write(json, this.length);
+    this.attempts++;
+    return finished;
+  }
+
+  /** The value of the attempts added so far (a copy; undefined when there are none), and starts a new one. */
+  take(): AttemptsValue | undefined {
+    if (this.attempts === 0) return undefined;
+    this.buffer[this.length++] = CLOSE;
+    const finished = { value: Buffer.from(this.buffer.subarray(0, this.length)), attempts: this.attempts };
+    if (this.buffer.length > this.capacity) this.buffer = Buffer.allocUnsafeSlow(this.capacity);
+    this.length = 0;
+    this.attempts = 0;
+    return finished;
+  }
+}
+
 /** Reads an attempts-topic value back; what is not an attempt is refused with the reason, never thrown. */
 export function decodeDeliveryAttempts(value: Buffer | string | null): DecodedAttempts {
   let parsed: unknown;
