@@ -1,0 +1,112 @@
+import { createRequire } from 'node:module';
+
+/**
+ * patches/kafkajs+2.2.4.patch, producer side: kafkajs's sendMessages once skipped, on a retry,
+ * every broker that had answered an earlier attempt, so the messages of a dead leader's partition
+ * that moved to such a broker were never written while the send resolved (kafkajs issue #1303;
+ * acknowledged events went missing when a broker of three was SIGKILLed). These drive the real
+ * sendMessages with a fake cluster, so the move happens on every run.
+ */
+const load = createRequire(__filename);
+type Message = { key: string | null; value: string; partition?: number };
+type Partitioner = (args: { topic: string; partitionMetadata: unknown[]; message: Message }) => number;
+type SendMessages = (deps: Record<string, unknown>) => (args: { acks: number; timeout: number; topicMessages: { topic: string; messages: Message[] }[] }) => Promise<unknown[]>;
+const createSendMessages = load('kafkajs/src/producer/sendMessages') as SendMessages;
+const createRetry = load('kafkajs/src/retry') as (options: Record<string, number>) => unknown;
+const { KafkaJSConnectionError } = load('kafkajs/src/errors') as { KafkaJSConnectionError: new (message: string) => Error };
+
+const TOPIC = 'events';
+
+interface ProduceRequest {
+  topicData: { topic: string; partitions: { partition: number; messages: Message[] }[] }[];
+}
+
+/**
+ * Two brokers leading one partition each. Broker 2 refuses its first request as a dead broker
+ * would; the metadata refreshed after that failure names broker 1 leader of both partitions.
+ */
+function clusterWhereALeaderDies() {
+  const leaders: Record<number, number> = { 0: 1, 1: 2 };
+  const written: { broker: number; partition: number; values: string[] }[] = [];
+  const broker = (nodeId: number) => ({
+    nodeId,
+    produce: async ({ topicData }: ProduceRequest) => {
+      if (nodeId === 2) throw new KafkaJSConnectionError('Connection error: connect ECONNREFUSED');
+      const partitions = topicData[0].partitions.map(({ partition, messages }) => {
+        written.push({ broker: nodeId, partition, values: messages.map((m) => m.value) });
+        return { partition, errorCode: 0, baseOffset: '0', logAppendTime: '-1', logStartOffset: '0' };
+      });
+      return { topics: [{ topicName: TOPIC, partitions }] };
+    },
+  });
+  const brokers: Record<number, ReturnType<typeof broker>> = { 1: broker(1), 2: broker(2) };
+  const cluster = {
+    targetTopics: new Set<string>(),
+    addMultipleTargetTopics: async () => undefined,
+    refreshMetadataIfNecessary: async () => undefined,
+    refreshMetadata: async () => {
+      leaders[1] = 1;
+    },
+    isConnected: () => true,
+    removeBroker: () => undefined,
+    findTopicPartitionMetadata: () => [0, 1].map((partitionId) => ({ partitionId, leader: leaders[partitionId] })),
+    findLeaderForPartitions: (_topic: string, partitions: string[]) => {
+      const byLeader: Record<number, number[]> = {};
+      for (const p of partitions.map(Number)) (byLeader[leaders[p]] ??= []).push(p);
+      return byLeader;
+    },
+    findBroker: async ({ nodeId }: { nodeId: string }) => brokers[Number(nodeId)],
+  };
+  return { cluster, written };
+}
+
+function send(cluster: unknown, partitioner: Partitioner, messages: Message[]): Promise<unknown[]> {
+  const quiet = () => undefined;
+  const eosManager = {
+    acquireBrokerLock: async () => undefined,
+    releaseBrokerLock: async () => undefined,
+    isTransactional: () => false,
+    getSequence: () => 0,
+    updateSequence: quiet,
+    getProducerId: () => -1,
+    getProducerEpoch: () => 0,
+  };
+  const sendMessages = createSendMessages({
+    logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    cluster,
+    partitioner,
+    eosManager,
+    retrier: createRetry({ retries: 3, initialRetryTime: 1, maxRetryTime: 5 }),
+  });
+  return sendMessages({ acks: -1, timeout: 1000, topicMessages: [{ topic: TOPIC, messages }] });
+}
+
+describe('kafkajs produce retry (patched)', () => {
+  it('sends a dead leader’s partition to its new leader even when that broker answered the first attempt', async () => {
+    const { cluster, written } = clusterWhereALeaderDies();
+    const messages = [
+      { key: 'a', value: 'to-0', partition: 0 },
+      { key: 'b', value: 'to-1', partition: 1 },
+    ];
+    const metadata = await send(cluster, ({ message }) => message.partition!, messages);
+
+    expect(written).toEqual([
+      { broker: 1, partition: 0, values: ['to-0'] },
+      { broker: 1, partition: 1, values: ['to-1'] },
+    ]);
+    expect(metadata).toHaveLength(2);
+  });
+
+  it('keeps each message in the partition it was first given, so a retry neither skips nor repeats one', async () => {
+    const { cluster, written } = clusterWhereALeaderDies();
+    let next = 0;
+    // kafkajs's round-robin for keyless messages: a second pass would deal them out differently.
+    const roundRobin: Partitioner = () => next++ % 2;
+    await send(cluster, roundRobin, ['m0', 'm1', 'm2'].map((value) => ({ key: null, value })));
+
+    expect(written).toEqual([
+      { broker: 1, partition: 0, values: ['m0', 'm2'] },
+      { broker: 1, partition: 1, values: ['m1'] },
+    ]);
+  });
+});
