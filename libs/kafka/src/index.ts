@@ -9,3 +9,4 @@ export * from './offset-committer';
 export * from './consumer-lag';
 export * from './connection-check';
 export * from './broker-probe';
+export * from './consumer-restarter';

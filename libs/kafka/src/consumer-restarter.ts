@@ -1,0 +1,87 @@
+import type { Consumer, ConsumerCrashEvent, ConsumerRunConfig } from 'kafkajs';
+import type { Logger } from 'pino';
+import { CommitTimer, unrefTimer } from './offset-committer';
+
+/** Delays between restarts of a consumer that keeps crashing: doubled per crash up to `maxMs`, back to `initialMs` once it joins its group. */
+export interface RestartBackoff {
+  initialMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_RESTART_BACKOFF: RestartBackoff = { initialMs: 1_000, maxMs: 30_000 };
+
+type RestartableConsumer = Pick<Consumer, 'run' | 'on' | 'events'>;
+
+/**
+ * Runs a consumer and restarts it after any crash. kafkajs restarts a crashed consumer by itself
+ * only when the crash's root cause is marked retriable; after any other (a connection error that
+ * outlived its retries in some code paths, an error thrown by a handler such as a TypeError) it
+ * has disconnected the consumer and leaves it stopped, while the process stays alive and its
+ * records stay unread. This restarts it, with the same run configuration, after a growing delay,
+ * and logs each such crash once with its cause.
+ *
+ * In process rather than exiting for the supervisor to restart: a broker outage is the usual
+ * cause and heals by itself, liveness must stay 200 through it, and an exit would also drop the
+ * in-flight work of the service's other consumers. Readiness reports the consumer down meanwhile.
+ */
+export class ConsumerRestarter {
+  private delayMs: number;
+  private cancelRestart: (() => void) | undefined;
+  private restarting: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly consumer: RestartableConsumer,
+    private readonly config: ConsumerRunConfig,
+    /** Names the consumer in logs, e.g. its group id. */
+    private readonly name: string,
+    private readonly logger: Logger,
+    private readonly backoff: RestartBackoff = DEFAULT_RESTART_BACKOFF,
+    private readonly timer: CommitTimer = unrefTimer,
+  ) {
+    this.delayMs = backoff.initialMs;
+    consumer.on(consumer.events.CRASH, (event) => this.crashed(event.payload));
+    consumer.on(consumer.events.GROUP_JOIN, () => (this.delayMs = backoff.initialMs));
+  }
+
+  /** Starts the consumer (kafkajs's `run`); resolves once it has joined its group or crashed. */
+  run(): Promise<void> {
+    return this.consumer.run(this.config);
+  }
+
+  /** No more restarts; waits for one under way. Call before disconnecting the consumer. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelRestart?.();
+    await this.restarting;
+  }
+
+  private crashed({ error, restart }: ConsumerCrashEvent['payload']): void {
+    if (this.stopped) return;
+    if (restart) {
+      this.logger.debug({ consumer: this.name, reason: error.message }, 'consumer restarting itself after a retriable error');
+      return;
+    }
+    this.logger.error({ consumer: this.name, reason: error.message, cause: rootCause(error).message, restartInMs: this.delayMs }, 'consumer crashed on an error kafkajs does not restart after; restarting it');
+    this.schedule();
+  }
+
+  private schedule(): void {
+    const delayMs = this.delayMs;
+    this.delayMs = Math.min(this.delayMs * 2, this.backoff.maxMs);
+    this.cancelRestart = this.timer.schedule(delayMs, () => {
+      if (this.stopped) return;
+      this.restarting = this.consumer.run(this.config).catch((error: Error) => {
+        // kafkajs reports a failed start as a crash; this is for a run that throws instead.
+        this.logger.error({ consumer: this.name, reason: error.message }, 'consumer restart failed; trying again');
+        if (!this.stopped) this.schedule();
+      });
+    });
+  }
+}
+
+/** The innermost `cause` of an error: kafkajs wraps the error that decided a crash in one or two of its own. */
+function rootCause(error: Error): Error {
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? rootCause(cause) : error;
+}
