@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { decodeDeliveryAttempts, describeDeadRecord, IngestedEvent, TopicNames } from '@switchyard/contracts';
-import { decodeJson } from '@switchyard/kafka';
+import { ConsumerRestarter, decodeJson } from '@switchyard/kafka';
 import type { ConsoleMetrics } from '../console-metrics';
 import { AttemptIndex } from '../index/attempt-index';
 import { CallSample } from '../index/call-sample';
@@ -23,7 +23,7 @@ export interface ConsoleIndexes {
  */
 export class ConsoleFeed {
   private readonly instance = randomUUID();
-  private readonly consumers: Consumer[] = [];
+  private readonly consumers: { consumer: Consumer; restarter: ConsumerRestarter }[] = [];
   private readonly groups: string[] = [];
   private readonly joined = new Set<string>();
   /** `<topic>:<partition>` of the rebuilt topics not yet read up to the end they had at start. */
@@ -51,7 +51,12 @@ export class ConsoleFeed {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.consumers.map((c) => c.disconnect()));
+    await Promise.all(
+      this.consumers.map(async ({ consumer, restarter }) => {
+        await restarter.stop();
+        await consumer.disconnect();
+      }),
+    );
     const admin = this.kafka.admin();
     await admin.connect();
     // The groups never committed and will not be used again.
@@ -74,20 +79,28 @@ export class ConsoleFeed {
   private async consume(topic: string, fromBeginning: boolean, each: (partition: number, message: KafkaMessage) => void): Promise<void> {
     const groupId = `${topic}.console.${this.instance}`;
     const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: 200 });
-    this.consumers.push(consumer);
+    const restarter = new ConsumerRestarter(
+      consumer,
+      {
+        autoCommit: false,
+        eachBatch: async ({ batch }) => {
+          for (const message of batch.messages) {
+            each(batch.partition, message);
+            this.caughtUp(topic, batch.partition, message.offset);
+          }
+        },
+      },
+      groupId,
+      this.logger,
+    );
+    this.consumers.push({ consumer, restarter });
     this.groups.push(groupId);
     consumer.on(consumer.events.GROUP_JOIN, () => this.joined.add(groupId));
+    // Not ready while a consumer is down: ConsumerRestarter (or kafkajs) brings it back.
+    consumer.on(consumer.events.CRASH, () => this.joined.delete(groupId));
     await consumer.connect();
     await consumer.subscribe({ topics: [topic], fromBeginning });
-    await consumer.run({
-      autoCommit: false,
-      eachBatch: async ({ batch }) => {
-        for (const message of batch.messages) {
-          each(batch.partition, message);
-          this.caughtUp(topic, batch.partition, message.offset);
-        }
-      },
-    });
+    await restarter.run();
   }
 
   private caughtUp(topic: string, partition: number, offset: string): void {

@@ -1,7 +1,7 @@
 import { Consumer, EachBatchPayload, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { decodeNotBefore, headerString, TopicNames } from '@switchyard/contracts';
-import { OffsetCommitter } from '@switchyard/kafka';
+import { ConsumerRestarter, OffsetCommitter } from '@switchyard/kafka';
 import { Clock } from '../clock';
 import { DeliveryWorker } from '../pipeline/delivery-worker';
 import { DeliveryMetrics } from '../delivery-metrics';
@@ -39,6 +39,7 @@ export class DeliveryConsumer {
   private readonly holds: PartitionHolds;
   private readonly jobs: InFlightJobs;
   private readonly committer: OffsetCommitter;
+  private readonly restarter: ConsumerRestarter;
   private stopping = false;
 
   constructor(
@@ -65,6 +66,7 @@ export class DeliveryConsumer {
     this.holds = new PartitionHolds(this.consumer, clock);
     this.jobs = new InFlightJobs(clock, metrics.inFlight, logger);
     this.committer = new OffsetCommitter(this.consumer, this.progress, options.commitIntervalMs, logger, clock);
+    this.restarter = new ConsumerRestarter(this.consumer, { autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.takeBatch(payload) }, options.groupId, logger);
     // A new generation re-reads from the committed offsets: what was in flight comes again (at-least-once).
     this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
       this.progress.reset();
@@ -87,7 +89,7 @@ export class DeliveryConsumer {
     await this.consumer.connect();
     // fromBeginning: a group that has never committed must not skip the jobs written before it first started.
     await this.consumer.subscribe({ topics: this.subscribedTopics, fromBeginning: true });
-    await this.consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.takeBatch(payload) });
+    await this.restarter.run();
     this.committer.start();
   }
 
@@ -97,6 +99,7 @@ export class DeliveryConsumer {
     this.stopping = true;
     this.consumer.pause(this.subscribedTopics.map((topic) => ({ topic })));
     this.holds.close();
+    await this.restarter.stop();
     const drained = await this.jobs.drained(this.options.shutdownGraceMs);
     if (!drained) this.logger.warn({ unfinished: this.jobs.count }, 'shutdown grace ran out; unfinished jobs will be delivered again after restart');
     this.worker.stop();

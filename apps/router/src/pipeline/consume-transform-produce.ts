@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CompressionTypes, Partitioners } from 'kafkajs';
 import type { Consumer, EachBatchPayload, Kafka, Producer, ProducerConfig } from 'kafkajs';
 import type { Logger } from 'pino';
-import { BatchingProducer, MAX_PRODUCE_REQUEST_BYTES } from '@switchyard/kafka';
+import { BatchingProducer, ConsumerRestarter, MAX_PRODUCE_REQUEST_BYTES } from '@switchyard/kafka';
 import { AcknowledgedCommitter, BatchCommitter, TransactionalCommitter } from './batch-committer';
 import { BatchHandler } from './batch-handler';
 import { MarkedPositions, OffsetCommitter } from '@switchyard/kafka';
@@ -41,6 +41,7 @@ export class ConsumeTransformProduce {
   /** At-least-once mode only; transactions commit offsets with their outputs. */
   private readonly offsets: { marked: MarkedPositions; committer: OffsetCommitter } | undefined;
   private readonly batchesInHand = new Set<Promise<void>>();
+  private readonly restarter: ConsumerRestarter;
   private running = false;
   private stopping = false;
 
@@ -92,17 +93,27 @@ export class ConsumeTransformProduce {
       const batching = new BatchingProducer(this.producer, { lingerMs: 0, maxBatchRecords: 100_000, maxBatchBytes: MAX_PRODUCE_REQUEST_BYTES, maxInFlight: 1, compression: options.compression });
       this.committer = new AcknowledgedCommitter(batching, marked);
     }
+    this.restarter = new ConsumerRestarter(
+      this.consumer,
+      {
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        // Without transactions the partitions of one fetch are handled side by side, so a batch
+        // does not wait for the produce and commit round trips of every partition before it; a
+        // transaction belongs to one producer, so transactional batches go one at a time.
+        partitionsConsumedConcurrently: options.transactional ? 1 : CONCURRENT_PARTITIONS,
+        eachBatch: (payload) => this.trackBatch(this.handleBatch(payload)),
+      },
+      options.groupId,
+      logger,
+    );
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
       this.offsets?.marked.keepOnly(payload.memberAssignment);
       this.handler.onAssigned?.(payload.memberAssignment);
+      if (!this.stopping) this.running = true;
     });
-    this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
-      // kafkajs restarts after retriable errors only; a pipeline that stays down must fail readiness.
-      if (!payload.restart) this.running = false;
-      const fields = { pipeline: options.name, reason: payload.error.message };
-      if (payload.restart) this.logger.debug(fields, 'consumer restarting after a retriable error');
-      else this.logger.error(fields, 'consumer stopped on an error that does not heal by retrying');
-    });
+    // Not consuming until it has joined again (kafkajs's own restart, or ConsumerRestarter's): readiness.
+    this.consumer.on(this.consumer.events.CRASH, () => (this.running = false));
   }
 
   /** Connects, joins the group and starts consuming; resolves once partitions are assigned. */
@@ -111,17 +122,8 @@ export class ConsumeTransformProduce {
     await this.consumer.connect();
     // A new group starts at the beginning: records accepted before the router first ran are routed too.
     await this.consumer.subscribe({ topics: this.options.topics, fromBeginning: true });
-    await this.consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      // Without transactions the partitions of one fetch are handled side by side, so a batch
-      // does not wait for the produce and commit round trips of every partition before it; a
-      // transaction belongs to one producer, so transactional batches go one at a time.
-      partitionsConsumedConcurrently: this.options.transactional ? 1 : CONCURRENT_PARTITIONS,
-      eachBatch: (payload) => this.trackBatch(this.handleBatch(payload)),
-    });
+    await this.restarter.run();
     this.offsets?.committer.start();
-    this.running = true;
     this.logger.info({ pipeline: this.options.name, topics: this.options.topics, transactional: this.options.transactional }, 'pipeline started');
   }
 
@@ -136,6 +138,7 @@ export class ConsumeTransformProduce {
   async stop(): Promise<void> {
     this.running = false;
     this.stopping = true;
+    await this.restarter.stop();
     await Promise.allSettled(this.batchesInHand);
     await this.offsets?.committer.stop();
     await this.consumer.disconnect();
