@@ -99,6 +99,7 @@ export class DeliveryConsumer {
     this.stopping = true;
     this.consumer.pause(this.subscribedTopics.map((topic) => ({ topic })));
     this.holds.close();
+    this.jobs.close();
     await this.restarter.stop();
     const drained = await this.jobs.drained(this.options.shutdownGraceMs);
     if (!drained) this.logger.warn({ unfinished: this.jobs.count }, 'shutdown grace ran out; unfinished jobs will be delivered again after restart');
@@ -121,8 +122,9 @@ export class DeliveryConsumer {
       const offset = Number(message.offset);
       progress.take(offset, (message.key?.length ?? 0) + (message.value?.length ?? 0));
       resolveOffset(message.offset);
+      const job = { topic, partition, offset: message.offset, key: detach(message.key), value: detach(message.value), headers: detachHeaders(message.headers) };
       this.jobs.track(
-        this.worker.process({ topic, partition, offset: message.offset, key: detach(message.key), value: detach(message.value), headers: detachHeaders(message.headers) }),
+        () => this.worker.process(job),
         () => {
           progress.finish(offset);
           if (!this.stopping) this.holds.releaseIfRoom(topic, partition, this.hasRoom(progress));

@@ -1,9 +1,16 @@
 import type { Logger } from 'pino';
 import { Clock } from '../clock';
 
-/** Counts the jobs running, reports them to a gauge, and lets shutdown wait for them within a bound. */
+/** How long a job that failed without a durable outcome waits before it runs again. */
+const RERUN_DELAY_MS = 1_000;
+
+/**
+ * Counts the jobs running, reports them to a gauge, runs again a job that failed before its
+ * outcome was durable, and lets shutdown wait for them within a bound.
+ */
 export class InFlightJobs {
   private running = 0;
+  private closed = false;
   private readonly drainWaiters = new Set<() => void>();
 
   constructor(
@@ -16,19 +23,22 @@ export class InFlightJobs {
     return this.running;
   }
 
-  /** Runs `onDone` when `job` resolves. A job that rejects was abandoned at shutdown: it stays unfinished, so its offset is not committed. */
-  track(job: Promise<unknown>, onDone: () => void): void {
+  /**
+   * Runs `start`, then `onDone` once its promise resolves. The worker rejects only when it is
+   * stopped; a job that rejects before `close` (a failure the worker did not absorb) is logged and
+   * run again after a pause rather than left unfinished, where it would hold its partition's commit
+   * point until a rebalance. After `close` it is left unfinished: its offset is not committed, so
+   * it is delivered again after the restart.
+   */
+  track(start: () => Promise<unknown>, onDone: () => void): void {
     this.running += 1;
     this.gauge.inc();
-    job
-      .then(onDone, (error: Error) => {
-        this.logger.warn({ reason: error.message }, 'job abandoned at shutdown before its outcome was written');
-      })
-      .finally(() => {
-        this.running -= 1;
-        this.gauge.dec();
-        if (this.running === 0) this.drainWaiters.forEach((wake) => wake());
-      });
+    this.attempt(start, onDone);
+  }
+
+  /** From now on a job that rejects is abandoned (shutdown). */
+  close(): void {
+    this.closed = true;
   }
 
   /** Resolves true once no job runs, or false when `timeoutMs` passes first. */
@@ -46,5 +56,33 @@ export class InFlightJobs {
       });
       this.drainWaiters.add(wake);
     });
+  }
+
+  private attempt(start: () => Promise<unknown>, onDone: () => void): void {
+    start().then(
+      () => {
+        try {
+          onDone();
+        } finally {
+          this.ended();
+        }
+      },
+      (error: Error) => {
+        if (this.closed) return this.abandon(error);
+        this.logger.error({ reason: error.message }, 'job failed before its outcome was written; running it again');
+        this.clock.schedule(RERUN_DELAY_MS, () => (this.closed ? this.abandon(error) : this.attempt(start, onDone)));
+      },
+    );
+  }
+
+  private abandon(error: Error): void {
+    this.logger.warn({ reason: error.message }, 'job abandoned at shutdown before its outcome was written');
+    this.ended();
+  }
+
+  private ended(): void {
+    this.running -= 1;
+    this.gauge.dec();
+    if (this.running === 0) this.drainWaiters.forEach((wake) => wake());
   }
 }
