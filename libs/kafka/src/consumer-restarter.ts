@@ -14,15 +14,16 @@ type RestartableConsumer = Pick<Consumer, 'run' | 'on' | 'events'>;
 
 /**
  * Runs a consumer and restarts it after any crash. kafkajs restarts a crashed consumer by itself
- * only when the crash's root cause is marked retriable; after any other (a connection error that
- * outlived its retries in some code paths, an error thrown by a handler such as a TypeError) it
- * has disconnected the consumer and leaves it stopped, while the process stays alive and its
+ * only when the crash's root cause is marked retriable; after any other (a TypeError thrown by a
+ * handler, a rejected SASL credential, a missing ACL) it has disconnected the consumer and leaves
+ * it stopped, while the process stays alive and its
  * records stay unread. This restarts it, with the same run configuration, after a growing delay,
  * and logs each such crash once with its cause.
  *
- * In process rather than exiting for the supervisor to restart: a broker outage is the usual
- * cause and heals by itself, liveness must stay 200 through it, and an exit would also drop the
- * in-flight work of the service's other consumers. Readiness reports the consumer down meanwhile.
+ * In process rather than exiting for the supervisor to restart: a new process would retry the
+ * same thing, but would also drop the in-flight work of the service's other consumers and force a
+ * rebalance, and liveness must stay 200 through Kafka trouble. Readiness reports the consumer down
+ * meanwhile.
  */
 export class ConsumerRestarter {
   private delayMs: number;
