@@ -13,12 +13,11 @@ export const DEFAULT_RESTART_BACKOFF: RestartBackoff = { initialMs: 1_000, maxMs
 type RestartableConsumer = Pick<Consumer, 'run' | 'on' | 'events'>;
 
 /**
- * Runs a consumer and restarts it after any crash. kafkajs restarts a crashed consumer by itself
- * only when the crash's root cause is marked retriable; after any other (a TypeError thrown by a
- * handler, a rejected SASL credential, a missing ACL) it has disconnected the consumer and leaves
- * it stopped, while the process stays alive and its
- * records stay unread. This restarts it, with the same run configuration, after a growing delay,
- * and logs each such crash once with its cause.
+ * Runs a consumer and keeps it running. kafkajs restarts a crashed consumer by itself only when
+ * the crash's root cause is marked retriable; after any other (a TypeError thrown by a handler, a
+ * rejected SASL credential, a missing ACL) it has disconnected the consumer and leaves it stopped,
+ * while the process stays alive and its records stay unread. This restarts it then, with the same
+ * run configuration, after a growing delay, and logs each such crash once with its cause.
  *
  * In process rather than exiting for the supervisor to restart: a new process would retry the
  * same thing, but would also drop the in-flight work of the service's other consumers and force a
