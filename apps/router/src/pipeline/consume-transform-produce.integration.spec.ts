@@ -45,11 +45,11 @@ describe.each([false, true])('ConsumeTransformProduce after a crash kafkajs give
     const reader = await TopicReader.start<string>([output]);
     try {
       await pipeline.start();
-      await reader.waitFor(values.length, () => true, 60_000);
+      // At-least-once: records routed before the crash may come again, so wait for each value, not for a count.
+      await eventually(() => values.every((v) => reader.records.some((r) => r.value === v)), 60_000, 'an output for every input record');
 
       expect(crashed).toBe(true);
       expect(logged).toContainEqual(expect.objectContaining({ msg: 'consumer crashed on an error kafkajs does not restart after; restarting it', cause: expect.stringContaining('Cannot read properties') }));
-      expect(new Set(reader.records.map((r) => r.value))).toEqual(new Set(values));
       await eventually(() => pipeline.isRunning, 30_000, 'the pipeline running again');
     } finally {
       await pipeline.stop();
