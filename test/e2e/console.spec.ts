@@ -54,7 +54,9 @@ describe('delivery console in a real browser', () => {
 
     browser = await launchChromium();
     context = browser.context;
-    page = context.pages()[0] ?? (await context.newPage());
+    // A page of our own: the persistent context's first tab may still be loading its start page, and
+    // on a loaded machine that navigation aborted the test's first one (net::ERR_ABORTED).
+    page = await context.newPage();
     // A page load waits for the whole pipeline's process on a loaded machine: time enough for that.
     page.setDefaultTimeout(60_000);
   }, 240_000);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Analytics } from '@segment/analytics-node';
 import { TopicNames, topicNames } from '@switchyard/contracts';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { OtlpReceiver, SPAN_KIND, STATUS_CODE } from '../support/otlp-receiver';
+import { OtlpReceiver, ReceivedSpan, SPAN_KIND, STATUS_CODE } from '../support/otlp-receiver';
 import { PipelineProcesses } from '../support/pipeline-processes';
 import { ServiceProcess } from '../support/service-process';
 import { conventionProblems, kafkaSpans, lineage, onlySpan } from '../support/trace-conventions';
@@ -40,6 +40,20 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
   let processes: PipelineProcesses | undefined;
   let ingestUrl: string;
   let topics: TopicNames;
+
+  /**
+   * The spans from the caller's request down to the span `end` picks from its trace, once all of
+   * them have arrived. Followed as parent links: under load the router or delivery may process a
+   * record twice (at-least-once), which adds spans beside this chain, never to it.
+   */
+  function chainOfSpans(caller: ReturnType<typeof callerContext>, end: (traced: ReceivedSpan[]) => ReceivedSpan | undefined, what: string): Promise<ReceivedSpan[]> {
+    return eventually(() => {
+      const traced = otlp.trace(caller.traceId);
+      const last = end(traced);
+      const hops = last && lineage(traced, last);
+      return hops && hops[0].parentSpanId === caller.spanId && hops;
+    }, 20_000, what);
+  }
 
   /** Sends one track call to ingest as a traced caller would, with `traceparent`. */
   async function trackWithTrace(writeKey: string, event: string, traceparent: string): Promise<void> {
@@ -151,15 +165,8 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
     // The receiver's traceparent continues the caller's trace: one trace id from the ingest request to the webhook.
     expect(String(hook.headers.traceparent)).toMatch(new RegExp(`^00-${caller.traceId}-[0-9a-f]{16}-01$`));
     const retryTopic = topics.retry(1);
-    // The hops are followed as parent links up from the request the receiver got: under load the
-    // router or delivery may process a record twice (at-least-once), which adds spans beside this chain.
     const finalRequestId = String(hook.headers.traceparent).split('-')[2];
-    const chain = await eventually(() => {
-      const traced = otlp.trace(caller.traceId);
-      const delivered = traced.find((s) => s.spanId === finalRequestId);
-      const hops = delivered && lineage(traced, delivered);
-      return hops && hops[0].parentSpanId === caller.spanId && hops;
-    }, 20_000, 'every span from the ingest request to the delivered webhook request');
+    const chain = await chainOfSpans(caller, (traced) => traced.find((s) => s.spanId === finalRequestId), 'every span from the ingest request to the delivered webhook request');
     const spans = otlp.trace(caller.traceId);
     expect(new Set(spans.map((s) => s.service))).toEqual(new Set(['switchyard-ingest', 'switchyard-router', 'switchyard-delivery']));
     expect(otlp.contentTypes).toEqual(new Set(['application/x-protobuf']));
@@ -238,13 +245,7 @@ describe('end to end: SDK → ingest → router → delivery → webhook, one tr
       body: JSON.stringify({ userIds: ['deleted-user'], sourceIds: ['web'] }),
     });
     expect(response.status).toBe(200);
-    // Followed as parent links from the delivery span, as replays under load may add sibling spans.
-    const chain = await eventually(() => {
-      const traced = otlp.trace(caller.traceId);
-      const delivery = traced.find((s) => s.name === `process ${topics.deliveries}`);
-      const hops = delivery && lineage(traced, delivery);
-      return hops && hops[0].parentSpanId === caller.spanId && hops;
-    }, 20_000, 'every span from the deletion request to its delivery');
+    const chain = await chainOfSpans(caller, (traced) => traced.find((s) => s.name === `process ${topics.deliveries}`), 'every span from the deletion request to its delivery');
     const spans = otlp.trace(caller.traceId);
     expect(chain.map((s) => s.name)).toEqual([
       'POST /admin/v1/deletions',
