@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { decodeDeliveryAttempts, describeDeadRecord, IngestedEvent, TopicNames } from '@switchyard/contracts';
-import { ConsumerRestarter, decodeJson } from '@switchyard/kafka';
+import { ConsumerRestarter, decodeJson, retryTransient } from '@switchyard/kafka';
 import type { ConsoleMetrics } from '../console-metrics';
 import { AttemptIndex } from '../index/attempt-index';
 import { CallSample } from '../index/call-sample';
@@ -69,7 +69,8 @@ export class ConsoleFeed {
     await admin.connect();
     try {
       for (const topic of topics) {
-        for (const p of await admin.fetchTopicOffsets(topic)) if (BigInt(p.high) > BigInt(p.low)) this.behind.set(`${topic}:${p.partition}`, BigInt(p.high));
+        // Right after the topics are created a broker may not know their leaders yet: that passes.
+        for (const p of await retryTransient(() => admin.fetchTopicOffsets(topic))) if (BigInt(p.high) > BigInt(p.low)) this.behind.set(`${topic}:${p.partition}`, BigInt(p.high));
       }
     } finally {
       await admin.disconnect();
@@ -98,9 +99,11 @@ export class ConsoleFeed {
     consumer.on(consumer.events.GROUP_JOIN, () => this.joined.add(groupId));
     // Not ready while a consumer is down: ConsumerRestarter (or kafkajs) brings it back.
     consumer.on(consumer.events.CRASH, () => this.joined.delete(groupId));
-    await consumer.connect();
-    await consumer.subscribe({ topics: [topic], fromBeginning });
-    await restarter.run();
+    await retryTransient(async () => {
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning });
+      await restarter.run();
+    });
   }
 
   private caughtUp(topic: string, partition: number, offset: string): void {
