@@ -23,6 +23,13 @@ describe('kafkaLogCreator', () => {
     expect(levelsOf('Response SaslAuthenticate(key: 36, version: 1)')).toEqual(['warn']);
   });
 
+  it('warns, without an error, when the group dropped this member and kafkajs rejoins', () => {
+    const { entry, levelsOf } = capture();
+    const dropped = 'The coordinator is not aware of this member, re-joining the group';
+    entry(logLevel.ERROR, dropped, { groupId: 'g' });
+    expect(levelsOf(dropped)).toEqual(['warn']);
+  });
+
   it('keeps a producer try that kafkajs retries at debug', () => {
     const { entry, levelsOf } = capture();
     const concurrent = 'Failed to send messages: The producer attempted to update a transaction while another concurrent operation on the same transaction was ongoing';

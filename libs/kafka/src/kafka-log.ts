@@ -34,6 +34,9 @@ function brokerResponseLevel(extra: Record<string, unknown>): Level {
 function errorLevel(message: string, extra: Record<string, unknown>): Level | 'waiting' {
   if (message.startsWith('Response ')) return brokerResponseLevel(extra);
   if (message.startsWith('Restarting the consumer')) return 'debug';
+  // The group dropped this member (no heartbeat within the session timeout: a stalled or loaded
+  // machine); kafkajs rejoins by itself and the records it held are read again. Worth a warning, no error.
+  if (message.startsWith('The coordinator is not aware of this member')) return 'warn';
   // The producer's retrier logs each failed try; the caller sees the error if the last one fails.
   const failedTry = /^Failed to send messages: (.*)$/s.exec(message);
   if (failedTry && RETRIABLE_MESSAGES.has(failedTry[1])) return 'debug';

@@ -10,7 +10,8 @@ export const requestIdOptions: Pick<FastifyServerOptions, 'requestIdHeader' | 'g
 
 /**
  * Every answer carries `X-Request-Id`, and every request is logged with it: at debug level
- * normally (ingest's request rate makes info-level access logs a cost), at warn for 5xx.
+ * normally (ingest's request rate makes info-level access logs a cost), at warn for 5xx other
+ * than a health probe's 503.
  * Bodies are never logged.
  */
 export function registerRequestLog(fastify: FastifyInstance, logger: Logger): void {
@@ -22,7 +23,9 @@ export function registerRequestLog(fastify: FastifyInstance, logger: Logger): vo
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    const failed = reply.statusCode >= 500;
+    // A health probe's 503 is its answer ("not ready yet"), not a failed request: start-up and
+    // every outage would otherwise print one warning per probe.
+    const failed = reply.statusCode >= 500 && !(reply.statusCode === 503 && request.url.startsWith('/health/'));
     if (failed || logger.isLevelEnabled('debug')) {
       const fields = { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
       if (failed) logger.warn(fields, 'request failed');
