@@ -92,6 +92,8 @@ interface PageRun {
  * process) to a real webhook receiver.
  */
 describe('end to end: analytics.js in a real browser → ingest → router → delivery → webhook', () => {
+  // Each test starts Chromium, which on a machine loaded by stress-ng has taken minutes (launchChromium retries a hung start once).
+  jest.setTimeout(300_000);
   let pipeline: RunningPipeline;
   let receiver: WebhookReceiver;
   let ingestUrl: string;

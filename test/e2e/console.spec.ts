@@ -59,7 +59,7 @@ describe('delivery console in a real browser', () => {
     page = await context.newPage();
     // A page load waits for the whole pipeline's process on a loaded machine: time enough for that.
     page.setDefaultTimeout(60_000);
-  }, 240_000);
+  }, 420_000);
 
   afterAll(async () => {
     await browser?.close();
