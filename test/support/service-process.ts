@@ -14,8 +14,28 @@ export interface ServiceProcessOptions {
 }
 
 const running = new Set<ChildProcess>();
+let fileFinished = false;
 // A run that fails half-way must not leave services behind, answering the next run's health checks.
 process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+
+/**
+ * Kills every service this test file started and still runs, and refuses to start more. Runs after
+ * the file's own afterAll (test/support/stop-leftovers.ts): a beforeAll that timed out half-way
+ * leaves its suite nothing to stop while its start goes on spawning, and those children's pipes
+ * kept jest (in band on two cores) from ever exiting after a failed run.
+ */
+export async function stopLeftoverServices(): Promise<void> {
+  fileFinished = true;
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+}
 
 /**
  * A service run as its own Node process from source (swc on the fly), as in production: needed
@@ -35,6 +55,7 @@ export class ServiceProcess {
   }
 
   static async start(name: 'ingest' | 'router' | 'delivery' | 'console', port: number, env: NodeJS.ProcessEnv, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
+    if (fileFinished) throw new Error(`${name} not started: its test file has finished (a set-up that timed out is still running)`);
     const entry = options.compiled ? [join(root, 'dist', 'apps', name, 'src', 'main.js')] : ['-r', '@swc-node/register', join(root, 'apps', name, 'src', 'main.ts')];
     const nodeOptions = [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ');
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
@@ -61,7 +82,8 @@ export class ServiceProcess {
   async ready(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (this.child.exitCode !== null) throw new Error(`${this.name} exited with ${this.child.exitCode}:\n${this.tail()}`);
+      const exit = this.child.exitCode ?? this.child.signalCode;
+      if (exit !== null) throw new Error(`${this.name} exited with ${exit}:\n${this.tail()}`);
       try {
         if ((await fetch(`${this.url}/health/ready`)).ok) return;
       } catch {
