@@ -19,8 +19,17 @@ describe('summariseEnvelope', () => {
     expect(summariseEnvelope(Buffer.from('{"context":{},"type":"screen","anonymousId":"a"}'))).toEqual({ userId: undefined, anonymousId: 'a', type: 'screen', event: undefined });
   });
 
+  it('reads whitespace, escaped and non-ASCII strings, and skips values that are not strings', () => {
+    const body = ' {\n "userId" : 42 , "type":"track", "context":{"a":"}]"}, "event" : "Caf\u00e9 \\"Ordered\\" ✓", "anonymousId":"anon-é"}';
+    expect(summariseEnvelope(Buffer.from(body))).toEqual({ userId: undefined, anonymousId: 'anon-é', type: 'track', event: 'Café "Ordered" ✓' });
+    expect(summariseEnvelope(Buffer.from(`{"type":"page","anonymousId":"${'a'.repeat(200)}","properties":{}}`))).toMatchObject({ anonymousId: 'a'.repeat(200) });
+  });
+
   it('gives nothing for a body that is not a JSON object', () => {
     expect(summariseEnvelope(Buffer.from('{"type":"tr'))).toEqual({});
     expect(summariseEnvelope(Buffer.from('[1,2]'))).toEqual({});
+    expect(summariseEnvelope(Buffer.from('{"type":"track","properties":{"a":[1,'))).toEqual({});
+    expect(summariseEnvelope(Buffer.from('{"type" "track"}'))).toEqual({});
+    expect(summariseEnvelope(Buffer.alloc(0))).toEqual({});
   });
 });
