@@ -19,16 +19,26 @@ export interface FinishedAttempt {
  * last ends in `next-url`; the last carries what became of the job.
  */
 export function attemptRecords({ job, result, step, nowMs }: FinishedAttempt): DeliveryAttempt[] {
-  const common = { destinationId: job.destinationId, messageId: job.messageId, sourceId: job.sourceId, ...summariseEnvelope(job.body), attempt: step.state.attempt };
+  const { userId, anonymousId, type, event } = summariseEnvelope(job.body);
+  // Each attempt written out field by field, in one shape: no intermediate objects on every webhook request.
+  const { destinationId, messageId, sourceId } = job;
   const outcome = STEP_OUTCOME[step.kind];
   if (!result) {
     // No request was made, so the job's attempt count did not move; this is still its next attempt.
-    return [{ ...common, attempt: step.state.attempt + 1, errorKind: 'undeliverable', error: step.state.lastError, durationMs: 0, at: nowMs, outcome }];
+    const attempt = step.state.attempt + 1;
+    return [{ destinationId, messageId, sourceId, userId, anonymousId, type, event, attempt, errorKind: 'undeliverable', error: step.state.lastError, durationMs: 0, at: nowMs, outcome }];
   }
   const requests: Array<{ request: UrlRequest; url: string; failure?: UrlFailure }> = result.failures.map((failure) => ({ request: failure, url: failure.url, failure }));
   if (result.verdict === 'delivered') requests.push({ request: result.request, url: result.url });
   return requests.map(({ request, url, failure }, i) => ({
-    ...common,
+    destinationId,
+    messageId,
+    sourceId,
+    userId,
+    anonymousId,
+    type,
+    event,
+    attempt: step.state.attempt,
     urlIndex: request.urlIndex,
     urlHost: hostOf(url),
     status: request.status,
