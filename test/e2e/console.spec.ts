@@ -106,6 +106,9 @@ describe('delivery console in a real browser', () => {
 
   it("shows a message's timeline: the first URL's 500 with its body, then the second URL's 200", async () => {
     const messageId = await track('Order Completed', 'Failover');
+    // From a page this test loads itself: in a stressed CI run the page the login test left behind
+    // never offered its search field to Playwright (60 s), while the later tests, which navigate, passed.
+    await page.goto(`${consoleUrl}/destinations`);
     await page.fill('input[name=messageId]', messageId);
     await page.click('text=Find message');
     const rows = page.locator('tr.attempt');
@@ -124,6 +127,7 @@ describe('delivery console in a real browser', () => {
 
   it('lists a 404 as a dead letter; after the receiver is fixed, Replay shows the new delivered attempt', async () => {
     const messageId = await track('Subscription Renewed', 'Gone');
+    await page.goto(`${consoleUrl}/destinations`);
     await page.click('text=Dead letters');
     const row = page.locator('tr.dead-letter', { hasText: messageId });
     await reloadUntil(row, 1, 'the dead letter of the 404 destination');
