@@ -111,16 +111,17 @@ describe('delivery console in a real browser', () => {
     await page.goto(`${consoleUrl}/destinations`);
     await page.fill('input[name=messageId]', messageId);
     await page.click('text=Find message');
-    const rows = page.locator('tr.attempt');
-    await reloadUntil(rows, 2, 'both attempts of the failover message');
-    const [first, second] = await Promise.all([0, 1].map((i) => rows.nth(i)));
-    expect(await first.getAttribute('data-status')).toBe('500');
+    // Located by what they are, not by position: at least once, a job written twice under load shows its attempts twice.
+    const first = page.locator('tr.attempt[data-status="500"]').first();
+    const second = page.locator('tr.attempt[data-status="200"]').first();
+    // Both requests of one attempt are recorded together: once the 200 shows, so does the 500 before it.
+    await reloadUntil(second, 1, 'both attempts of the failover message');
     expect(await first.locator('td.status').textContent()).toBe('500');
+    expect(await first.getAttribute('data-outcome')).toBe('next-url');
     expect(await first.textContent()).toContain('next-url');
     // The receiver's body is shown as text, markup escaped, and the URL's secret query is not shown.
     expect(await first.locator('pre.response-body').textContent()).toBe('{"error":"primary database <down>"}');
     expect(await page.content()).not.toContain('token=secret');
-    expect(await second.getAttribute('data-status')).toBe('200');
     expect(await second.getAttribute('data-outcome')).toBe('delivered');
     await healthySecond.waitFor(1, (h) => h.body.messageId === messageId);
   });
@@ -129,9 +130,12 @@ describe('delivery console in a real browser', () => {
     const messageId = await track('Subscription Renewed', 'Gone');
     await page.goto(`${consoleUrl}/destinations`);
     await page.click('text=Dead letters');
-    const row = page.locator('tr.dead-letter', { hasText: messageId });
-    await reloadUntil(row, 1, 'the dead letter of the 404 destination');
-    expect(await row.textContent()).toContain('404');
+    // At least once: under load the job can be written, and so dead-lettered, twice (a stressed CI run
+    // showed two rows 2 ms apart); every row must show the 404, and replaying one is enough.
+    const rows = page.locator('tr.dead-letter', { hasText: messageId });
+    await reloadUntil(rows, 1, 'the dead letter of the 404 destination');
+    for (const text of await rows.allTextContents()) expect(text).toContain('404');
+    const row = rows.first();
 
     broken.respond = () => 200;
     await row.locator('button', { hasText: 'Replay' }).click();
@@ -139,7 +143,7 @@ describe('delivery console in a real browser', () => {
     const delivered = page.locator('tr.attempt[data-outcome="delivered"]');
     await reloadUntil(delivered, 1, 'the replayed delivery');
     expect(await delivered.first().getAttribute('data-status')).toBe('200');
-    expect(await page.locator('tr.attempt[data-outcome="dead-lettered"]').count()).toBe(1);
+    expect(await page.locator('tr.attempt[data-outcome="dead-lettered"]').count()).toBeGreaterThanOrEqual(1);
     await broken.waitFor(1, (h) => h.body.messageId === messageId);
   });
 
