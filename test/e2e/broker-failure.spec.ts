@@ -133,6 +133,9 @@ describe('a broker dies', () => {
         WORKSPACE_CONFIG: workspace.path,
         INGEST_PRODUCE_TIMEOUT_MS: '2000',
       });
+      // A first write to a broker that has just started (connections, metadata, leaders) took longer than
+      // the 2 s produce timeout in a stressed CI run, and 28 of the 60 calls below got 503: wait until one is written.
+      await eventually(async () => (await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, 'single-warm-up')).status === 200, 60_000, 'ingest writing to the fresh broker');
       const before = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 60, users: 10, concurrency: 4, pauseMs: 0, prefix: 'single-before' });
       expect(statusCounts(before)).toEqual({ 200: 60 });
 
