@@ -85,26 +85,36 @@ describe('metrics of the running pipeline, per destination', () => {
     await receiver.waitFor(1, (h) => h.path === '/accepting');
 
     // The 500 destination retries until its 1.5 s window is spent; the 404 one is dead at once.
+    // Routing is at-least-once, so a loaded machine may hand delivery a job twice: counts are
+    // per job, and every counter of a destination must agree on how many jobs it had.
     const d = await eventually(async () => {
       const samples = await scrape(delivery.url);
-      const dead = (destination: string, failure: string) => sampleValue(samples, 'switchyard_delivery_dead_letters_total', { destination, failure });
-      return dead('failing', 'window-spent') === 1 && dead('gone', 'permanent') === 1 && samples;
+      const dead = (destination: string, failure: string) => sampleValue(samples, 'switchyard_delivery_dead_letters_total', { destination, failure }) ?? 0;
+      return dead('failing', 'window-spent') >= 1 && dead('gone', 'permanent') >= 1 && samples;
     }, 30_000, 'both failing jobs dead-lettered');
     const value = (name: string, labels: Record<string, string>, samples: Sample[] = d) => sampleValue(samples, name, labels);
+    const jobs = (destination: string, outcome: string) => value('switchyard_delivery_jobs_total', { destination, outcome });
 
-    expect(value('switchyard_delivery_jobs_total', { destination: 'accepting', outcome: 'delivered' })).toBe(1);
-    expect(value('switchyard_delivery_jobs_total', { destination: 'accepting', outcome: 'dead' })).toBe(0);
-    expect(value('switchyard_delivery_jobs_total', { destination: 'gone', outcome: 'dead' })).toBe(1);
-    expect(value('switchyard_delivery_jobs_total', { destination: 'gone', outcome: 'retry' })).toBe(0);
-    expect(value('switchyard_delivery_jobs_total', { destination: 'failing', outcome: 'delivered' })).toBe(0);
-    expect(value('switchyard_delivery_jobs_total', { destination: 'failing', outcome: 'retry' })).toBeGreaterThanOrEqual(2);
-    expect(value('switchyard_delivery_retries_total', { destination: 'failing', tier: '1' })).toBe(1);
+    const acceptingJobs = jobs('accepting', 'delivered') ?? 0;
+    expect(acceptingJobs).toBeGreaterThanOrEqual(1);
+    expect(jobs('accepting', 'dead')).toBe(0);
+    expect(value('switchyard_delivery_request_duration_seconds_count', { destination: 'accepting', result: 'delivered' })).toBe(acceptingJobs);
+
+    const goneJobs = value('switchyard_delivery_dead_letters_total', { destination: 'gone', failure: 'permanent' });
+    expect(jobs('gone', 'dead')).toBe(goneJobs);
+    expect(jobs('gone', 'retry')).toBe(0);
     expect(value('switchyard_delivery_dead_letters_total', { destination: 'gone', failure: 'window-spent' })).toBe(0);
-    expect(value('switchyard_delivery_request_duration_seconds_count', { destination: 'gone', result: 'permanent' })).toBe(1);
-    expect(value('switchyard_delivery_request_duration_seconds_count', { destination: 'accepting', result: 'delivered' })).toBe(1);
+    expect(value('switchyard_delivery_request_duration_seconds_count', { destination: 'gone', result: 'permanent' })).toBe(goneJobs);
+
+    // Each failing job's first retry (tier 1) always fits the window; how many more fit depends
+    // on how fast the machine is.
+    const failingJobs = value('switchyard_delivery_dead_letters_total', { destination: 'failing', failure: 'window-spent' }) ?? 0;
+    expect(jobs('failing', 'delivered')).toBe(0);
+    expect(jobs('failing', 'retry')).toBeGreaterThanOrEqual(failingJobs);
+    expect(value('switchyard_delivery_retries_total', { destination: 'failing', tier: '1' })).toBe(failingJobs);
 
     // End-to-end age: the delivered event only, measured from ingest's receipt.
-    expect(value('switchyard_delivery_event_age_seconds_count', { destination: 'accepting' })).toBe(1);
+    expect(value('switchyard_delivery_event_age_seconds_count', { destination: 'accepting' })).toBe(acceptingJobs);
     expect(value('switchyard_delivery_event_age_seconds_sum', { destination: 'accepting' })).toBeGreaterThan(0);
     expect(value('switchyard_delivery_event_age_seconds_count', { destination: 'failing' }) ?? 0).toBe(0);
 
