@@ -10,52 +10,32 @@
  * --delivery-replicas runs that many delivery processes in one consumer group, as delivery pods would.
  */
 import { cpus } from 'node:os';
-import { benchEvent, startBenchPipeline, waitUntil } from './pipeline-kit';
-import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, peakRssMb, percentile } from './bench-kit';
+import { benchEvent, measureThroughput, startBenchPipeline, waitUntil } from './pipeline-kit';
+import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, numberArg, peakRssMb, percentile } from './bench-kit';
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const seconds = arg('seconds', 10);
-const rate = arg('rate', 1000);
-const partitions = arg('partitions', 6);
-const eventBytes = arg('bytes', 500);
-const deliveryReplicas = arg('delivery-replicas', 1);
-// Ingest takes 500 KB per request: big events go fewer to a batch.
-const eventsPerRequest = Math.max(1, Math.min(100, Math.floor(400_000 / eventBytes)));
+const seconds = numberArg('seconds', 10);
+const rate = numberArg('rate', 1000);
+const partitions = numberArg('partitions', 6);
+const eventBytes = numberArg('bytes', 500);
+const deliveryReplicas = numberArg('delivery-replicas', 1);
 const event = (i: number) => benchEvent(i, eventBytes);
 
 async function main() {
   const pipeline = await startBenchPipeline({ partitions, deliveryReplicas });
   const { procs, receipts, send } = pipeline;
   try {
-    let i = 0;
-    // Throughput: keep at most ~20k events ahead of the receiver, so the figure is what delivery sustains.
     const cpu0 = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuSeconds(p.child.pid)]));
     const brokerPid = localBrokerPid();
     const brokerCpu0 = cpuSeconds(brokerPid);
     const benchCpu0 = process.cpuUsage();
-    const t0 = Date.now();
-    const until = t0 + seconds * 1000;
-    const workers = Array.from({ length: 8 }, async () => {
-      while (Date.now() < until) {
-        if (i - receipts.length > 20_000) {
-          await new Promise((r) => setTimeout(r, 5));
-          continue;
-        }
-        await send(Array.from({ length: eventsPerRequest }, () => event(i++)));
-      }
-    });
-    await Promise.all(workers);
-    await waitUntil(() => receipts.length >= i, 120_000);
-    const elapsed = (Date.now() - t0) / 1000;
-    const throughput = receipts.length / elapsed;
+    const { events: delivered, elapsed } = await measureThroughput(pipeline, seconds, eventBytes);
+    const throughput = delivered / elapsed;
     const cpu = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, (cpuSeconds(p.child.pid) - cpu0[k]) / elapsed]));
     const brokerCpu = (cpuSeconds(brokerPid) - brokerCpu0) / elapsed;
     const benchCpu = process.cpuUsage(benchCpu0);
 
     // Latency at a fixed open-loop rate, in batches of 10 every 10 ms.
+    let i = delivered;
     const before = receipts.length;
     const perTick = Math.max(1, Math.round(rate / 100));
     const ticks = seconds * 100;
@@ -74,7 +54,7 @@ async function main() {
     const latencies = receipts.slice(before).map((r) => r.latencyMs).sort((a, b) => a - b);
 
     console.log(`machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`);
-    console.log(`throughput: ${fmt(throughput)} events/s delivered to the webhook (${fmt(receipts.length)} events in ${fmt(elapsed, 1)} s)`);
+    console.log(`throughput: ${fmt(throughput)} events/s delivered to the webhook (${fmt(delivered)} events in ${fmt(elapsed, 1)} s)`);
     console.log(`latency at ${fmt(rate)} events/s: p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms (${fmt(latencies.length)} of ${fmt(sent)} received)`);
     for (const [name, p] of Object.entries(procs)) {
       console.log(`${name.padEnd(8)} CPU ${fmt(cpu[name] * 100)}% during throughput, peak RSS ${fmt(peakRssMb(p.child.pid))} MB`);

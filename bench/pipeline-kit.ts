@@ -23,6 +23,8 @@ export interface Receipt {
 export interface PipelineOptions {
   partitions: number;
   deliveryReplicas: number;
+  /** Settings for every service of this pipeline, beside the bench's own (e.g. DELIVERY_ATTEMPTS_TOPIC). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface BenchPipeline {
@@ -48,7 +50,7 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
     sources: [{ id: 'bench', name: 'Bench', writeKey }],
     destinations: [{ id: 'bench-hooks', type: 'Webhooks', enabled: true, sources: ['bench'], settings: { sharedSecret: 'bench-secret', webhooks: [{ url: receiver.url }] } }],
   }));
-  const env = { WORKSPACE_CONFIG: workspace, TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`, TOPIC_PARTITIONS: String(options.partitions), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' };
+  const env = { ...options.env, WORKSPACE_CONFIG: workspace, TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`, TOPIC_PARTITIONS: String(options.partitions), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' };
   // Free ports, so benchmarks run side by side (or beside npm start) never reach each other's services.
   const ingest = await startService('ingest', env, await freePort());
   const router = await startService('router', env, await freePort());
@@ -95,6 +97,39 @@ function sentAtMs(body: string): number {
   return at < 0 ? Number.NaN : parseInt(body.slice(at + SENT_AT_KEY.length, at + SENT_AT_KEY.length + 16), 10);
 }
 const SENT_AT_KEY = '"sentAtMs":';
+
+/** What one throughput phase delivered: the events sent (all received) and the seconds it took. */
+export interface ThroughputRun {
+  events: number;
+  elapsed: number;
+}
+
+/**
+ * Sends as fast as delivery keeps up for `seconds` (at most ~20k events ahead of the receiver, so
+ * the figure is what delivery sustains, not what the topics buffer), then waits until every event
+ * sent has arrived. `firstEvent` numbers the events, so runs on one pipeline never repeat one.
+ */
+export async function measureThroughput(pipeline: BenchPipeline, seconds: number, eventBytes: number, firstEvent = 0): Promise<ThroughputRun> {
+  const { receipts, send } = pipeline;
+  const received0 = receipts.length;
+  let i = 0;
+  const t0 = Date.now();
+  const until = t0 + seconds * 1000;
+  // Ingest takes 500 KB per request: big events go fewer to a batch.
+  const eventsPerRequest = Math.max(1, Math.min(100, Math.floor(400_000 / eventBytes)));
+  const workers = Array.from({ length: 8 }, async () => {
+    while (Date.now() < until) {
+      if (i - (receipts.length - received0) > 20_000) {
+        await new Promise((r) => setTimeout(r, 5));
+        continue;
+      }
+      await send(Array.from({ length: eventsPerRequest }, () => benchEvent(firstEvent + i++, eventBytes)));
+    }
+  });
+  await Promise.all(workers);
+  await waitUntil(() => receipts.length - received0 >= i, 120_000);
+  return { events: receipts.length - received0, elapsed: (Date.now() - t0) / 1000 };
+}
 
 export async function waitUntil(check: () => boolean, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;

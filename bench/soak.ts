@@ -8,17 +8,13 @@
  *   npm run bench:soak -- [--minutes 5] [--rate 1500] [--partitions 6] [--bytes 500]
  */
 import { cpus } from 'node:os';
-import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, peakRssMb, percentile, rssMb } from './bench-kit';
+import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, numberArg, peakRssMb, percentile, rssMb } from './bench-kit';
 import { benchEvent, startBenchPipeline, waitUntil } from './pipeline-kit';
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const minutes = arg('minutes', 5);
-const rate = arg('rate', 1500);
-const partitions = arg('partitions', 6);
-const eventBytes = arg('bytes', 500);
+const minutes = numberArg('minutes', 5);
+const rate = numberArg('rate', 1500);
+const partitions = numberArg('partitions', 6);
+const eventBytes = numberArg('bytes', 500);
 const TICK_MS = 10;
 const REPORT_EVERY_MS = 10_000;
 const RSS_TARGET_MB = 200;
