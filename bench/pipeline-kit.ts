@@ -107,9 +107,10 @@ export interface ThroughputRun {
 /**
  * Sends as fast as delivery keeps up for `seconds` (at most ~20k events ahead of the receiver, so
  * the figure is what delivery sustains, not what the topics buffer), then waits until every event
- * sent has arrived. `firstEvent` numbers the events, so runs on one pipeline never repeat one.
+ * sent has arrived. Events are numbered on from those the pipeline already delivered, so runs on
+ * one pipeline never repeat one.
  */
-export async function measureThroughput(pipeline: BenchPipeline, seconds: number, eventBytes: number, firstEvent = 0): Promise<ThroughputRun> {
+export async function measureThroughput(pipeline: BenchPipeline, seconds: number, eventBytes: number): Promise<ThroughputRun> {
   const { receipts, send } = pipeline;
   const received0 = receipts.length;
   let i = 0;
@@ -123,7 +124,7 @@ export async function measureThroughput(pipeline: BenchPipeline, seconds: number
         await new Promise((r) => setTimeout(r, 5));
         continue;
       }
-      await send(Array.from({ length: eventsPerRequest }, () => benchEvent(firstEvent + i++, eventBytes)));
+      await send(Array.from({ length: eventsPerRequest }, () => benchEvent(received0 + i++, eventBytes)));
     }
   });
   await Promise.all(workers);
