@@ -19,6 +19,6 @@ module.exports = {
   testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,scripts}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.integration\\.spec\\.ts$', '/test/(e2e|conformance)/', '/node_modules/'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.integration.spec.ts', '<rootDir>/test/{e2e,conformance}/**/*.spec.ts'], globalSetup: '<rootDir>/test/support/global-setup.ts', setupFilesAfterEnv: ['<rootDir>/test/support/stop-leftovers.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.integration.spec.ts', '<rootDir>/test/{e2e,conformance}/**/*.spec.ts'], globalSetup: '<rootDir>/test/support/global-setup.ts', testEnvironment: '<rootDir>/test/support/failure-aware-environment.ts', setupFilesAfterEnv: ['<rootDir>/test/support/stop-leftovers.ts'] },
   ],
 };

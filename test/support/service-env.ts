@@ -7,7 +7,8 @@ import { testBrokers } from './kafka-test-kit';
  */
 export const TEST_SERVICE_DEFAULTS: NodeJS.ProcessEnv = {
   HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
+  // TEST_SERVICE_LOG_LEVEL=info shows what the services do when chasing a failure.
+  LOG_LEVEL: process.env.TEST_SERVICE_LOG_LEVEL ?? 'warn',
   KAFKAJS_NO_PARTITIONER_WARNING: '1',
   INGEST_PRODUCE_TIMEOUT_MS: '30000',
 };

@@ -14,6 +14,8 @@ export interface ServiceProcessOptions {
 }
 
 const running = new Set<ChildProcess>();
+/** Services of this test file still running, for their output when a test fails. */
+const live = new Set<ServiceProcess>();
 let fileFinished = false;
 // A run that fails half-way must not leave services behind, answering the next run's health checks.
 process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
@@ -35,6 +37,14 @@ export async function stopLeftoverServices(): Promise<void> {
         }),
     ),
   );
+}
+
+/**
+ * What every running service of this file printed last, one block per service: printed after a
+ * failed test, because a wait that timed out says only what did not arrive, not which service stalled.
+ */
+export function liveServiceOutput(lines = 60): string {
+  return [...live].map((s) => `--- ${s.name} (${s.url}), last ${lines} lines:\n${s.tail(lines)}`).join('\n');
 }
 
 /**
@@ -64,8 +74,12 @@ export class ServiceProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     running.add(child);
-    child.once('exit', () => running.delete(child));
     const service = new ServiceProcess(name, child, port);
+    live.add(service);
+    child.once('exit', () => {
+      running.delete(child);
+      live.delete(service);
+    });
     await service.ready();
     return service;
   }
