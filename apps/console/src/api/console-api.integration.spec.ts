@@ -129,8 +129,11 @@ describe('console API', () => {
     expect([page.status, page.headers.get('location')]).toEqual([303, '/login']);
   });
 
+  /** An events-topic record as ingest writes it. */
+  const call = (n: number, sourceId = 's1') => ({ key: `${sourceId}:u`, value: JSON.stringify({ sourceId, call: { type: 'track', event: `Call ${n}`, messageId: `c${n}` } }) });
+  const latestCallIds = async () => ((await json('/api/sources/s1/calls')).calls as Array<{ call: { messageId: string } }>).map((c) => c.call.messageId);
+
   it('keeps the last calls of each source for the live debugger, evicting and counting the oldest', async () => {
-    const call = (n: number, sourceId = 's1') => ({ key: `${sourceId}:u`, value: JSON.stringify({ sourceId, call: { type: 'track', event: `Call ${n}`, messageId: `c${n}` } }) });
     await producer.send({ topic: topics.events, messages: [call(1), call(2), call(3), call(4, 'unknown')] });
     const { calls } = await eventually(async () => {
       const body = await json('/api/sources/s1/calls');
@@ -140,11 +143,15 @@ describe('console API', () => {
     expect((await json('/api/index')).calls).toEqual({ held: 2, perSource: 2, evicted: 1 });
   });
 
-  it('rebuilds the same index from the attempts topic when it starts again', async () => {
+  it('rebuilds the same index from the attempts topic when it starts again; the debugger shows calls from that start on', async () => {
     await app.close();
     await start();
     expect((await json('/api/index')).attempts).toEqual({ held: LIMIT, limit: LIMIT, evicted: 3 });
     expect((await json('/api/index')).deadLetters).toEqual({ held: 2, limit: 10_000, evicted: 0 });
     expect((await json('/api/messages?messageId=m8')).messages).toHaveLength(1);
+    // Sent the moment it is ready: the events group starts where the topic ended at start, not at its first fetch.
+    await producer.send({ topic: topics.events, messages: [call(5)] });
+    await eventually(async () => (await latestCallIds()).length > 0, 20_000, 'the call sent after the restart');
+    expect(await latestCallIds()).toEqual(['c5']);
   });
 });

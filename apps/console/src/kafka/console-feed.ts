@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import { Admin, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
 import { decodeDeliveryAttempts, describeDeadRecord, IngestedEvent, TopicNames } from '@switchyard/contracts';
 import { ConsumerRestarter, decodeJson, retryTransient } from '@switchyard/kafka';
@@ -8,6 +8,8 @@ import { AttemptIndex } from '../index/attempt-index';
 import { CallSample } from '../index/call-sample';
 import { DeadLetterIndex } from '../index/dead-letter-index';
 
+type PartitionEnds = Awaited<ReturnType<Admin['fetchTopicOffsets']>>;
+
 /** What the feed fills. */
 export interface ConsoleIndexes {
   attempts: AttemptIndex;
@@ -15,11 +17,19 @@ export interface ConsoleIndexes {
   calls: CallSample;
 }
 
+/** How often the groups commit what they read: a restarted consumer reads at most this much again. */
+const COMMIT_INTERVAL_MS = 1_000;
+
 /**
  * Feeds the console's index from Kafka. Each instance reads through consumer groups of its own
- * (never committed, deleted on stop), so every start rebuilds the index from the beginning of the
- * attempts and dead-letter topics, and several consoles never split a topic between them. The
- * events topic is read from its end only: the live debugger shows calls from now on.
+ * (deleted on stop), so every start rebuilds the index from the beginning of the attempts and
+ * dead-letter topics, and several consoles never split a topic between them. The events topic is
+ * read from where it ended at start: the live debugger shows calls from then on.
+ *
+ * The groups commit what they read: a consumer that kafkajs or ConsumerRestarter restarts in
+ * the same process resumes there, instead of reading the rebuilt topics again (every attempt
+ * twice in the index) or jumping to the events topic's end (every call sent while it was down
+ * missing from the debugger).
  */
 export class ConsoleFeed {
   private readonly instance = randomUUID();
@@ -44,10 +54,15 @@ export class ConsoleFeed {
 
   async start(): Promise<void> {
     const { deliveryAttempts, deliveriesDead, events } = this.topics;
-    await this.noteEnds([deliveryAttempts, deliveriesDead]);
+    const [attemptsEnd, deadEnd, eventsEnd] = await this.endOffsets([deliveryAttempts, deliveriesDead, events]);
+    this.noteBehind(deliveryAttempts, attemptsEnd);
+    this.noteBehind(deliveriesDead, deadEnd);
     await this.consume(deliveryAttempts, true, (partition, message) => this.addAttempts(partition, message));
     await this.consume(deliveriesDead, true, (partition, message) => this.addDeadLetter(partition, message));
-    await this.consume(events, false, (_partition, message) => this.addCall(message.value));
+    const calls = await this.consume(events, false, (_partition, message) => this.addCall(message.value));
+    // Left to kafkajs, "latest" is resolved at the group's first fetch, after readiness, and a call
+    // sent in between would never show. The seek is applied before that fetch's records are handed over.
+    for (const { partition, high } of eventsEnd) calls.seek({ topic: events, partition, offset: high });
   }
 
   async stop(): Promise<void> {
@@ -59,31 +74,35 @@ export class ConsoleFeed {
     );
     const admin = this.kafka.admin();
     await admin.connect();
-    // The groups never committed and will not be used again.
+    // No later start uses these groups: each start has groups of its own.
     await admin.deleteGroups(this.groups).catch(() => undefined);
     await admin.disconnect();
   }
 
-  private async noteEnds(topics: string[]): Promise<void> {
+  /** Each topic's partitions with their first and next offsets. */
+  private async endOffsets(topics: string[]): Promise<PartitionEnds[]> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
-      for (const topic of topics) {
-        // Right after the topics are created a broker may not know their leaders yet: that passes.
-        for (const p of await retryTransient(() => admin.fetchTopicOffsets(topic))) if (BigInt(p.high) > BigInt(p.low)) this.behind.set(`${topic}:${p.partition}`, BigInt(p.high));
-      }
+      // Right after the topics are created a broker may not know their leaders yet: that passes.
+      return await Promise.all(topics.map((topic) => retryTransient(() => admin.fetchTopicOffsets(topic))));
     } finally {
       await admin.disconnect();
     }
   }
 
-  private async consume(topic: string, fromBeginning: boolean, each: (partition: number, message: KafkaMessage) => void): Promise<void> {
+  private noteBehind(topic: string, ends: PartitionEnds): void {
+    for (const p of ends) if (BigInt(p.high) > BigInt(p.low)) this.behind.set(`${topic}:${p.partition}`, BigInt(p.high));
+  }
+
+  /** Reads `topic` from its group's committed offsets; without them, from the beginning or the end. */
+  private async consume(topic: string, fromBeginning: boolean, each: (partition: number, message: KafkaMessage) => void): Promise<Consumer> {
     const groupId = `${topic}.console.${this.instance}`;
     const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: 200 });
     const restarter = new ConsumerRestarter(
       consumer,
       {
-        autoCommit: false,
+        autoCommitInterval: COMMIT_INTERVAL_MS,
         eachBatch: async ({ batch }) => {
           for (const message of batch.messages) {
             each(batch.partition, message);
@@ -104,6 +123,7 @@ export class ConsoleFeed {
       await consumer.subscribe({ topics: [topic], fromBeginning });
       await restarter.run();
     });
+    return consumer;
   }
 
   private caughtUp(topic: string, partition: number, offset: string): void {
