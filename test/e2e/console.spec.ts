@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BrowserContext, Locator, Page } from 'playwright-core';
+import { BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { freePort, ServiceProcess } from '../support/service-process';
@@ -82,12 +82,17 @@ describe('delivery console in a real browser', () => {
     return messageId;
   };
 
-  /** The page has no live refresh: reload until `locator` matches at least `count` elements. */
-  const reloadUntil = (locator: Locator, count: number, what: string) =>
-    eventually(async () => {
-      await page.reload();
-      return (await locator.count()) >= count;
-    }, 90_000, what);
+  /**
+   * Waits until the console holds what `held` looks for in its API (asked with the page's session),
+   * then loads the page once: a page that reloads itself in a loop on a loaded machine lost its
+   * renderer mid-navigation ("Not attached to an active page").
+   */
+  const loadOnceHeld = async (apiPath: string, held: (body: Record<string, unknown>) => boolean, what: string) => {
+    await eventually(async () => held((await (await page.request.get(`${consoleUrl}${apiPath}`)).json()) as Record<string, unknown>), 90_000, what);
+    await page.reload();
+  };
+  type Attempts = { messages: Array<{ attempts: Array<{ outcome: string; status?: number }> }> };
+  const hasAttempt = (outcome: string) => (body: Record<string, unknown>) => (body as unknown as Attempts).messages.some((m) => m.attempts.some((a) => a.outcome === outcome));
 
   it('logs in with the admin token through the form; the token never appears in a URL', async () => {
     await page.goto(`${consoleUrl}/destinations`);
@@ -111,11 +116,12 @@ describe('delivery console in a real browser', () => {
     await page.goto(`${consoleUrl}/destinations`);
     await page.fill('input[name=messageId]', messageId);
     await page.click('text=Find message');
+    await page.waitForURL(/\/messages\?messageId=/);
+    // Both requests of one attempt are recorded together: once the 200 is held, so is the 500 before it.
+    await loadOnceHeld(`/api/messages?messageId=${messageId}`, hasAttempt('delivered'), 'both attempts of the failover message');
     // Located by what they are, not by position: at least once, a job written twice under load shows its attempts twice.
     const first = page.locator('tr.attempt[data-status="500"]').first();
     const second = page.locator('tr.attempt[data-status="200"]').first();
-    // Both requests of one attempt are recorded together: once the 200 shows, so does the 500 before it.
-    await reloadUntil(second, 1, 'both attempts of the failover message');
     expect(await first.locator('td.status').textContent()).toBe('500');
     expect(await first.getAttribute('data-outcome')).toBe('next-url');
     expect(await first.textContent()).toContain('next-url');
@@ -130,29 +136,42 @@ describe('delivery console in a real browser', () => {
     const messageId = await track('Subscription Renewed', 'Gone');
     await page.goto(`${consoleUrl}/destinations`);
     await page.click('text=Dead letters');
+    await page.waitForURL(`${consoleUrl}/dead-letters`);
+    await loadOnceHeld('/api/dead-letters', (body) => JSON.stringify(body).includes(messageId), 'the dead letter of the 404 destination');
     // At least once: under load the job can be written, and so dead-lettered, twice (a stressed CI run
     // showed two rows 2 ms apart); every row must show the 404, and replaying one is enough.
     const rows = page.locator('tr.dead-letter', { hasText: messageId });
-    await reloadUntil(rows, 1, 'the dead letter of the 404 destination');
+    expect(await rows.count()).toBeGreaterThanOrEqual(1);
     for (const text of await rows.allTextContents()) expect(text).toContain('404');
     const row = rows.first();
 
     broken.respond = () => 200;
     await row.locator('button', { hasText: 'Replay' }).click();
-    await page.waitForURL(/\/messages\?messageId=/);
+    // The replay answers once delivery has scanned the dead-letter topic: the console allows it 90 s.
+    await page.waitForURL(/\/messages\?messageId=/, { timeout: 120_000 });
+    await loadOnceHeld(`/api/messages?messageId=${messageId}`, hasAttempt('delivered'), 'the replayed delivery');
     const delivered = page.locator('tr.attempt[data-outcome="delivered"]');
-    await reloadUntil(delivered, 1, 'the replayed delivery');
     expect(await delivered.first().getAttribute('data-status')).toBe('200');
     expect(await page.locator('tr.attempt[data-outcome="dead-lettered"]').count()).toBeGreaterThanOrEqual(1);
     await broken.waitFor(1, (h) => h.body.messageId === messageId);
   });
 
-  it('shows a call sent to a source in the live debugger', async () => {
+  it('shows calls sent to a source in the live debugger as they arrive, leaving the calls shown as they were', async () => {
     await page.goto(`${consoleUrl}/sources/web/debugger`);
-    const messageId = await track('Debugger Ping');
-    // The page reloads itself every 2 seconds; the locator waits across reloads.
-    await page.locator('tr.call', { hasText: messageId }).waitFor({ timeout: 60_000 });
-    expect(await page.locator('tr.call', { hasText: messageId }).textContent()).toContain('Debugger Ping');
+    // Marks this document: a reload would replace it, and the mark with it.
+    await page.evaluate(() => ((globalThis as Record<string, unknown>).sameDocument = true));
+    const shownCall = async (event: string) => {
+      const row = page.locator('tr.call', { hasText: await track(event) });
+      await row.waitFor({ timeout: 90_000 });
+      expect(await row.textContent()).toContain(event);
+      return row;
+    };
+    const first = await shownCall('Debugger Ping');
+    // Opened, as a user reading its JSON would; the next call must not close it.
+    await first.locator('summary').click();
+    await shownCall('Debugger Pong');
+    expect(await page.evaluate(() => (globalThis as Record<string, unknown>).sameDocument)).toBe(true);
+    expect(await first.locator('details').getAttribute('open')).not.toBeNull();
   });
 
   it('answers the API with the same session, and 401 without it', async () => {

@@ -127,6 +127,12 @@ describe('console API', () => {
     expect((await get('/destinations', { cookie: setCookie.split(';')[0] })).status).toBe(200);
     const page = await fetch(`${base}/destinations`, { redirect: 'manual' });
     expect([page.status, page.headers.get('location')]).toEqual([303, '/login']);
+    // The live debugger's script asks for its rows: without a session, a 401 it can tell apart, not the login page.
+    const session = { cookie: setCookie.split(';')[0] };
+    expect((await get('/sources/s1/debugger/rows', session)).status).toBe(200);
+    expect((await fetch(`${base}/sources/s1/debugger/rows`, { redirect: 'manual' })).status).toBe(401);
+    const script = await fetch(`${base}/assets/live-debugger.js`);
+    expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
   });
 
   /** An events-topic record as ingest writes it. */

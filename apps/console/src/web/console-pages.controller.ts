@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Body, Controller, Get, HttpException, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConsoleSessions } from '../auth/console-sessions';
@@ -5,17 +7,23 @@ import { ConsoleViews } from '../console-views';
 import { DeliveryReplay } from '../replay/delivery-replay';
 import { attemptFilter, limit, messageQuery, RawInput, replayFilter, text } from '../api/query-params';
 import { SafeHtml } from './html';
-import { debuggerPage, deadLettersPage, destinationPage, destinationsPage, errorPage, loginPage, messagesPage } from './pages';
+import { debuggerPage, debuggerRows, deadLettersPage, destinationPage, destinationsPage, errorPage, LIVE_DEBUGGER_SCRIPT_PATH, loginPage, messagesPage } from './pages';
 
-/** No scripts at all; inline styles only; forms post to the console itself; never framed. */
+/** Scripts and requests only from the console itself (the live debugger's); inline styles only; forms post to the console; never framed. */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
+
+/** Calls the live debugger shows. */
+const DEBUGGER_CALLS = 100;
+
+/** Read once: a file beside this one in the source tree and in the build (`npm run build` copies assets/). */
+const LIVE_DEBUGGER_SCRIPT = readFileSync(join(__dirname, 'assets', 'live-debugger.js'));
 
 /**
  * The console's web pages, rendered on the server from the same views as the API. A page asked
@@ -103,11 +111,25 @@ export class ConsolePagesController {
 
   @Get('sources/:id/debugger')
   debugger(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.page(request, reply, () => {
-      const source = this.views.sources().find((s) => s.id === id);
-      if (!source) throw new HttpException(`no source ${id} in the workspace`, 404);
-      return debuggerPage(source, this.views.calls(id, 100), this.views.sources());
-    });
+    return this.page(request, reply, () => debuggerPage(this.source(id), this.views.calls(id, DEBUGGER_CALLS), DEBUGGER_CALLS, this.views.sources()));
+  }
+
+  /** The live debugger's rows alone, for its script; 401 rather than the login page's redirect, which a script cannot follow into a form. */
+  @Get('sources/:id/debugger/rows')
+  debuggerRows(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    if (!this.sessions.isValid(request.headers.cookie)) return reply.status(401).header('cache-control', 'no-store').send();
+    return this.page(request, reply, () => debuggerRows(this.views.calls(this.source(id).id, DEBUGGER_CALLS)));
+  }
+
+  @Get(LIVE_DEBUGGER_SCRIPT_PATH.slice(1))
+  liveDebuggerScript(@Res() reply: FastifyReply) {
+    return reply.status(200).headers({ 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' }).send(LIVE_DEBUGGER_SCRIPT);
+  }
+
+  private source(id: string) {
+    const source = this.views.sources().find((s) => s.id === id);
+    if (!source) throw new HttpException(`no source ${id} in the workspace`, 404);
+    return source;
   }
 
   private page(request: FastifyRequest, reply: FastifyReply, render: () => SafeHtml) {

@@ -19,8 +19,11 @@ th{background:#f3f5f9}pre{margin:0;white-space:pre-wrap;word-break:break-all;max
 .notice{background:#eef6ee;padding:.5rem}.error{background:#fbeaea;padding:.5rem}form.inline{display:inline}
 input,select,button{font:inherit;padding:.2rem .4rem}`;
 
-/** The frame of every page. `refreshSeconds` reloads the page (the live debugger). */
-export function layout(title: string, body: SafeHtml, options: { sources?: Source[]; refreshSeconds?: number } = {}): SafeHtml {
+/** How often a live page updates: by its script, or by reloading where scripts do not run. */
+export const LIVE_UPDATE_SECONDS = 2;
+
+/** The frame of every page. `liveScript` keeps the page up to date; without scripts the page reloads itself instead. */
+export function layout(title: string, body: SafeHtml, options: { sources?: Source[]; liveScript?: string } = {}): SafeHtml {
   const nav = options.sources
     ? html`<a href="/destinations">Destinations</a><a href="/dead-letters">Dead letters</a>
         ${options.sources.map((s) => html`<a href="/sources/${encodeURIComponent(s.id)}/debugger">Debugger: ${s.name}</a>`)}
@@ -31,7 +34,7 @@ export function layout(title: string, body: SafeHtml, options: { sources?: Sourc
         <form class="inline" method="post" action="/logout"><button>Log out</button></form>`
     : html``;
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Switchyard console</title>
-${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
+${options.liveScript ? html`<script src="${options.liveScript}" defer></script><noscript><meta http-equiv="refresh" content="${LIVE_UPDATE_SECONDS}"></noscript>` : ''}
 <meta name="viewport" content="width=device-width"><style>${new SafeHtml(STYLE)}</style></head>
 <body><header><strong>Switchyard console</strong>${nav}</header><main><h1>${title}</h1>${body}</main></body></html>`;
 }
@@ -103,19 +106,29 @@ ${d.messageId ? html`<input type="hidden" name="messageId" value="${d.messageId}
   );
 }
 
-export function debuggerPage(source: Source, calls: SampledCall[], sources: Source[]): SafeHtml {
-  const rows = calls.map(({ call }) => {
-    const field = (name: string) => (typeof call[name] === 'string' ? (call[name] as string) : '');
-    return html`<tr class="call"><td>${field('receivedAt')}</td><td>${field('type')}</td><td>${field('event') || field('name')}</td>
-<td>${field('userId') || field('anonymousId')}</td><td><a href="/messages?messageId=${encodeURIComponent(field('messageId'))}">${field('messageId')}</a></td>
-<td><details><summary>JSON</summary><pre>${JSON.stringify(call, null, 2)}</pre></details></td></tr>`;
-  });
+/** Where the live debugger's script is served. */
+export const LIVE_DEBUGGER_SCRIPT_PATH = '/assets/live-debugger.js';
+
+export function debuggerPage(source: Source, calls: SampledCall[], limit: number, sources: Source[]): SafeHtml {
+  const rows = `/sources/${encodeURIComponent(source.id)}/debugger/rows`;
   return layout(
     `Live debugger: ${source.name}`,
-    html`<p>The last calls of source ${source.id}, newest first, as ingest accepted them; this page reloads every 2 seconds.</p>
-<table><thead><tr><th>Received</th><th>Type</th><th>Event / name</th><th>User</th><th>Message</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
-    { sources, refreshSeconds: 2 },
+    html`<p>The last calls of source ${source.id}, newest first, as ingest accepted them.
+<label><input type="checkbox" id="live" checked> Live updates</label> (every ${LIVE_UPDATE_SECONDS} seconds) <span id="live-status" role="status"></span></p>
+<table><thead><tr><th>Received</th><th>Type</th><th>Event / name</th><th>User</th><th>Message</th><th></th></tr></thead>
+<tbody id="calls" data-rows="${rows}" data-limit="${limit}">${debuggerRows(calls)}</tbody></table>`,
+    { sources, liveScript: LIVE_DEBUGGER_SCRIPT_PATH },
   );
+}
+
+/** The debugger's rows, each keyed by its messageId: the page's script adds the rows whose key it does not show yet. */
+export function debuggerRows(calls: SampledCall[]): SafeHtml {
+  return html`${calls.map(({ call }) => {
+    const field = (name: string) => (typeof call[name] === 'string' ? (call[name] as string) : '');
+    return html`<tr class="call" data-key="${field('messageId')}"><td>${field('receivedAt')}</td><td>${field('type')}</td><td>${field('event') || field('name')}</td>
+<td>${field('userId') || field('anonymousId')}</td><td><a href="/messages?messageId=${encodeURIComponent(field('messageId'))}">${field('messageId')}</a></td>
+<td><details><summary>JSON</summary><pre>${JSON.stringify(call, null, 2)}</pre></details></td></tr>`;
+  })}`;
 }
 
 export function errorPage(status: number, message: string, sources?: Source[]): SafeHtml {
