@@ -111,14 +111,15 @@ export class ConsolePagesController {
 
   @Get('sources/:id/debugger')
   debugger(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.page(request, reply, () => debuggerPage(this.source(id), this.views.calls(id, DEBUGGER_CALLS), DEBUGGER_CALLS, this.views.sources()));
+    return this.page(request, reply, () => debuggerPage(this.knownSource(id), this.views.calls(id, DEBUGGER_CALLS), DEBUGGER_CALLS, this.views.sources()));
   }
 
   /** The live debugger's rows alone, for its script; 401 rather than the login page's redirect, which a script cannot follow into a form. */
   @Get('sources/:id/debugger/rows')
   debuggerRows(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     if (!this.sessions.isValid(request.headers.cookie)) return reply.status(401).header('cache-control', 'no-store').send();
-    return this.page(request, reply, () => debuggerRows(this.views.calls(this.source(id).id, DEBUGGER_CALLS)));
+    // An unknown source answers the error page's 404, which the script reports.
+    return this.page(request, reply, () => debuggerRows(this.views.calls(this.knownSource(id).id, DEBUGGER_CALLS)));
   }
 
   @Get(LIVE_DEBUGGER_SCRIPT_PATH.slice(1))
@@ -126,7 +127,7 @@ export class ConsolePagesController {
     return reply.status(200).headers({ 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' }).send(LIVE_DEBUGGER_SCRIPT);
   }
 
-  private source(id: string) {
+  private knownSource(id: string) {
     const source = this.views.sources().find((s) => s.id === id);
     if (!source) throw new HttpException(`no source ${id} in the workspace`, 404);
     return source;

@@ -116,7 +116,7 @@ export function debuggerPage(source: Source, calls: SampledCall[], limit: number
     html`<p>The last calls of source ${source.id}, newest first, as ingest accepted them.
 <label><input type="checkbox" id="live" checked> Live updates</label> (every ${LIVE_UPDATE_SECONDS} seconds) <span id="live-status" role="status"></span></p>
 <table><thead><tr><th>Received</th><th>Type</th><th>Event / name</th><th>User</th><th>Message</th><th></th></tr></thead>
-<tbody id="calls" data-rows="${rows}" data-limit="${limit}">${debuggerRows(calls)}</tbody></table>`,
+<tbody id="calls" data-rows="${rows}" data-limit="${limit}" data-every-ms="${LIVE_UPDATE_SECONDS * 1000}">${debuggerRows(calls)}</tbody></table>`,
     { sources, liveScript: LIVE_DEBUGGER_SCRIPT_PATH },
   );
 }

@@ -1,15 +1,15 @@
-// The live debugger's updates (served at /assets/live-debugger.js). Every 2 seconds while "Live
-// updates" is ticked it fetches the rows the console renders for the page and adds the new calls
+// The live debugger's updates (served at /assets/live-debugger.js). Every few seconds (the page's
+// data-every-ms) while "Live updates" is ticked it fetches the rows the console renders for the page and adds the new calls
 // on top: rows already shown stay, with their JSON left open, where reloading the page would close
 // it and lose the scroll position. Browsers without scripts reload the page instead (<noscript>).
 'use strict';
 (() => {
-  const INTERVAL_MS = 2000;
   const table = document.getElementById('calls');
   const live = document.getElementById('live');
   const status = document.getElementById('live-status');
   if (!table || !live || !status) return;
   const limit = Number(table.dataset.limit);
+  const everyMs = Number(table.dataset.everyMs);
   const keyOf = (row) => row.dataset.key;
 
   async function update() {
@@ -39,8 +39,8 @@
         status.textContent = `Not updated (${error.message}); trying again.`;
       }
     }
-    setTimeout(loop, INTERVAL_MS);
+    setTimeout(loop, everyMs);
   }
   live.addEventListener('change', () => (status.textContent = live.checked ? 'Live' : 'Paused'));
-  setTimeout(loop, INTERVAL_MS);
+  setTimeout(loop, everyMs);
 })();
