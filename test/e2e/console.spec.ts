@@ -84,14 +84,14 @@ describe('delivery console in a real browser', () => {
 
   /**
    * Waits until the console holds what `held` looks for in its API (asked with the page's session),
-   * then loads the page once: a page that reloads itself in a loop on a loaded machine lost its
-   * renderer mid-navigation ("Not attached to an active page").
+   * then loads the page once: reloading in a loop until a row showed, on a loaded machine, once lost
+   * Chromium's page mid-navigation ("Not attached to an active page").
    */
   const loadOnceHeld = async (apiPath: string, held: (body: Record<string, unknown>) => boolean, what: string) => {
     await eventually(async () => held((await (await page.request.get(`${consoleUrl}${apiPath}`)).json()) as Record<string, unknown>), 90_000, what);
     await page.reload();
   };
-  type Attempts = { messages: Array<{ attempts: Array<{ outcome: string; status?: number }> }> };
+  type Attempts = { messages: Array<{ attempts: Array<{ outcome: string }> }> };
   const hasAttempt = (outcome: string) => (body: Record<string, unknown>) => (body as unknown as Attempts).messages.some((m) => m.attempts.some((a) => a.outcome === outcome));
 
   it('logs in with the admin token through the form; the token never appears in a URL', async () => {
