@@ -46,6 +46,31 @@ describe('BrokerProbe', () => {
     await probe.stop();
   });
 
+  it('lets a probe under way finish before it disconnects, and asks nothing after it stopped', async () => {
+    const { kafka, state } = fakeCluster();
+    const probe = new BrokerProbe(kafka, options, () => state.now);
+    await probe.start();
+    const asked: string[] = [];
+    const admin = kafka.admin();
+    let answer: () => void = () => undefined;
+    admin.describeCluster = () => {
+      asked.push('describeCluster');
+      return new Promise((resolve) => {
+        answer = () => {
+          asked.push('answered');
+          resolve({ brokers: [], controller: null, clusterId: 'c' });
+        };
+      });
+    };
+    admin.disconnect = async () => void asked.push('disconnect');
+    void probe.probe();
+    const stopped = probe.stop();
+    answer();
+    await stopped;
+    await probe.probe();
+    expect(asked).toEqual(['describeCluster', 'answered', 'disconnect']);
+  });
+
   it('is unreachable before the first answer', async () => {
     const { kafka, state } = fakeCluster();
     state.up = false;

@@ -21,7 +21,8 @@ export class BrokerProbe {
   private readonly admin: Admin;
   private connected = false;
   private lastAnswerAt: number | undefined;
-  private probing = false;
+  private underWay: Promise<void> | undefined;
+  private stopped = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -44,15 +45,24 @@ export class BrokerProbe {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     this.timer = undefined;
+    // A probe under way goes on inside kafkajs after a disconnect (it reconnects to ask), and then
+    // runs after its service, or its test file, has gone: it is let finish first, for at most
+    // staleAfterMs, so that a hung broker does not hold up shutdown.
+    await this.settledWithin(this.underWay, this.options.staleAfterMs);
     await this.admin.disconnect();
   }
 
   /** One probe now (the interval's work); a probe still waiting for its answer is not doubled. */
-  async probe(): Promise<void> {
-    if (this.probing) return;
-    this.probing = true;
+  probe(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.underWay ??= this.ask().finally(() => (this.underWay = undefined));
+    return this.underWay;
+  }
+
+  private async ask(): Promise<void> {
     try {
       if (!this.connected) {
         await this.admin.connect();
@@ -62,8 +72,12 @@ export class BrokerProbe {
       this.lastAnswerAt = this.now();
     } catch {
       this.lastAnswerAt = undefined;
-    } finally {
-      this.probing = false;
     }
+  }
+
+  private async settledWithin(work: Promise<void> | undefined, ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 }
