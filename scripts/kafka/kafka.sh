@@ -83,8 +83,8 @@ FORMAT_ARGS=()
 # How long the controller waits for a broker's heartbeat before fencing it (every partition it
 # leads then has no leader until it heartbeats again). A lone broker has no one to fail over to,
 # and with both cores loaded its heartbeat to its own controller timed out and the tests' produce
-# calls got NOT_LEADER for seconds: it gets a minute. A cluster keeps Kafka's 9 s, so that a
-# killed node's partitions move quickly.
+# calls got NOT_LEADER for seconds: it gets a minute, and so does a cluster of one. A larger
+# cluster keeps Kafka's 9 s, so that a killed node's partitions move quickly.
 BROKER_SESSION_TIMEOUT_MS=60000
 
 # One broker's files and ports: the single broker's are the work dir itself (as always), a
@@ -384,7 +384,7 @@ use_cluster() {
   (( KAFKA_CLUSTER_SIZE >= 1 && KAFKA_CLUSTER_SIZE <= 9 )) || die "KAFKA_CLUSTER_SIZE must be 1-9"
   REPLICATION=$(( KAFKA_CLUSTER_SIZE < 3 ? KAFKA_CLUSTER_SIZE : 3 ))
   MIN_ISR=$(( KAFKA_CLUSTER_SIZE < 2 ? KAFKA_CLUSTER_SIZE : 2 ))
-  BROKER_SESSION_TIMEOUT_MS=9000
+  if (( KAFKA_CLUSTER_SIZE > 1 )); then BROKER_SESSION_TIMEOUT_MS=9000; fi
   local i voters=()
   for i in $(seq 1 "$KAFKA_CLUSTER_SIZE"); do voters+=("$i@$HOST:$(( KAFKA_CLUSTER_PORT + 100 + i - 1 ))"); done
   VOTERS="$(IFS=,; echo "${voters[*]}")"
