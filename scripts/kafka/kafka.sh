@@ -81,11 +81,13 @@ REPLICATION=1
 MIN_ISR=1
 FORMAT_ARGS=()
 # How long the controller waits for a broker's heartbeat before fencing it (every partition it
-# leads then has no leader until it heartbeats again). A lone broker has no one to fail over to,
-# and with both cores loaded its heartbeat to its own controller timed out and the tests' produce
-# calls got NOT_LEADER for seconds: it gets a minute, and so does a cluster of one. A larger
-# cluster keeps Kafka's 9 s, so that a killed node's partitions move quickly.
-BROKER_SESSION_TIMEOUT_MS=60000
+# leads then has no leader until it heartbeats again). With both cores loaded, a lone broker's
+# heartbeat to its own controller missed Kafka's 9 s and the tests' produce calls got NOT_LEADER
+# for seconds: a lone broker, or a cluster of one, gets 30 s. Not more: a node restarted after a
+# SIGKILL cannot register again until its old session has expired, and gives up after 60 s
+# (initial.broker.registration.timeout.ms), which a 60 s session made it do. A larger cluster
+# keeps 9 s, so that a killed node's partitions move quickly.
+BROKER_SESSION_TIMEOUT_MS=30000
 
 # One broker's files and ports: the single broker's are the work dir itself (as always), a
 # cluster node's or the secure broker's are their own dir.
