@@ -13,12 +13,11 @@ export interface ServiceProcessOptions {
   nodeArgs?: string[];
 }
 
-const running = new Set<ChildProcess>();
-/** Services of this test file still running, for their output when a test fails. */
-const live = new Set<ServiceProcess>();
+/** Services of this test file still running: stopped if left behind, their output shown when a test fails. */
+const running = new Set<ServiceProcess>();
 let fileFinished = false;
 // A run that fails half-way must not leave services behind, answering the next run's health checks.
-process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+process.on('exit', () => running.forEach(({ child }) => child.kill('SIGKILL')));
 
 /**
  * Kills every service this test file started and still runs, and refuses to start more. Runs after
@@ -30,7 +29,7 @@ export async function stopLeftoverServices(): Promise<void> {
   fileFinished = true;
   await Promise.all(
     [...running].map(
-      (child) =>
+      ({ child }) =>
         new Promise<void>((resolve) => {
           child.once('exit', () => resolve());
           child.kill('SIGKILL');
@@ -44,7 +43,7 @@ export async function stopLeftoverServices(): Promise<void> {
  * failed test, because a wait that timed out says only what did not arrive, not which service stalled.
  */
 export function liveServiceOutput(lines = 60): string {
-  return [...live].map((s) => `--- ${s.name} (${s.url}), last ${lines} lines:\n${s.tail(lines)}`).join('\n');
+  return [...running].map((s) => `--- ${s.name} (${s.url}), last ${lines} lines:\n${s.tail(lines)}`).join('\n');
 }
 
 /**
@@ -73,13 +72,9 @@ export class ServiceProcess {
       env: { ...process.env, ...TEST_SERVICE_DEFAULTS, ...env, PORT: String(port), NODE_OPTIONS: nodeOptions },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    running.add(child);
     const service = new ServiceProcess(name, child, port);
-    live.add(service);
-    child.once('exit', () => {
-      running.delete(child);
-      live.delete(service);
-    });
+    running.add(service);
+    child.once('exit', () => running.delete(service));
     await service.ready();
     return service;
   }
