@@ -2,7 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.kafka/**', '.cache/**', 'libs/analytics/dist/**', 'clients/**', 'test/conformance/**/vendor/**', '**/*.js', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.kafka/**',
+      '.cache/**',
+      'libs/analytics/dist/**',
+      'clients/**',
+      'test/conformance/**/vendor/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

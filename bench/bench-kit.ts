@@ -31,19 +31,30 @@ export const SERVICE_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD
  * and malloc settings, as its own process; resolves when /health/ready answers 200.
  * BENCH_NODE_OPTIONS adds flags (e.g. --cpu-prof).
  */
-export function startService(name: ServiceName, env: NodeJS.ProcessEnv, port: number): Promise<ServiceProcess> {
-  return ServiceProcess.start(name, port, { ...SERVICE_MALLOC_ENV, ...env }, {
-    compiled: true,
-    nodeArgs: SERVICE_HEAP_FLAGS[name],
-    nodeOptions: `--disable-warning=TimeoutNegativeWarning ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
-  });
+export function startService(
+  name: ServiceName,
+  env: NodeJS.ProcessEnv,
+  port: number,
+): Promise<ServiceProcess> {
+  return ServiceProcess.start(
+    name,
+    port,
+    { ...SERVICE_MALLOC_ENV, ...env },
+    {
+      compiled: true,
+      nodeArgs: SERVICE_HEAP_FLAGS[name],
+      nodeOptions: `--disable-warning=TimeoutNegativeWarning ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
+    },
+  );
 }
 
 /** A vocabulary of 512 made-up words, 2-9 letters, the same in every run. */
 const WORDS = (() => {
   let state = 0x2545f491;
   const next = () => (state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0);
-  return Array.from({ length: 512 }, () => Array.from({ length: 2 + (next() % 8) }, () => String.fromCharCode(97 + (next() % 26))).join(''));
+  return Array.from({ length: 512 }, () =>
+    Array.from({ length: 2 + (next() % 8) }, () => String.fromCharCode(97 + (next() % 26))).join(''),
+  );
 })();
 
 /**
@@ -73,7 +84,12 @@ export function fillerText(length: number, seed: number): string {
  * tells a slow machine from a slow change.
  */
 export function machineSpeedMs(): number {
-  const sample = { type: 'track', userId: 'user-1', event: 'Order Completed', properties: { revenue: 42.5, items: [{ sku: 'a', qty: 2 }], note: 'x'.repeat(200) } };
+  const sample = {
+    type: 'track',
+    userId: 'user-1',
+    event: 'Order Completed',
+    properties: { revenue: 42.5, items: [{ sku: 'a', qty: 2 }], note: 'x'.repeat(200) },
+  };
   const run = (times: number) => {
     const started = performance.now();
     for (let i = 0; i < times; i++) JSON.parse(JSON.stringify(sample));
@@ -125,7 +141,8 @@ export function numberArg(name: string, fallback: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+export const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const builtGoTools = new Set<string>();
 
@@ -137,7 +154,10 @@ const builtGoTools = new Set<string>();
 export function goTool(name: 'loadgen'): string {
   const binary = join(repoRoot, '.cache', name);
   if (!builtGoTools.has(name)) {
-    execFileSync('go', ['build', '-o', binary, `./${name}`], { cwd: join(repoRoot, 'bench', 'go'), stdio: 'inherit' });
+    execFileSync('go', ['build', '-o', binary, `./${name}`], {
+      cwd: join(repoRoot, 'bench', 'go'),
+      stdio: 'inherit',
+    });
     builtGoTools.add(name);
   }
   return binary;

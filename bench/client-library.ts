@@ -27,7 +27,11 @@ const SUSTAINED_SECONDS = Math.min(Number(process.env.BENCH_SECONDS ?? 8), 30);
 const CHUNK = 500;
 
 const call = (client: Analytics, i: number) =>
-  client.track({ userId: `user-${i % 1000}`, event: 'Order Completed', properties: { revenue: 42.5, currency: 'EUR', items: 3 } });
+  client.track({
+    userId: `user-${i % 1000}`,
+    event: 'Order Completed',
+    properties: { revenue: 42.5, currency: 'EUR', items: 3 },
+  });
 
 /** A receiver that drains each request and answers 200 at once. */
 async function instantReceiver(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -64,12 +68,19 @@ async function costPerCall(): Promise<void> {
   await receiver.close();
   // The first round warms the JIT and the connection pool; the median of the rest is the figure.
   const median = (xs: number[]) => [...xs.slice(1)].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-  console.log(`cost per call: ${fmt(median(nsPerCall))} ns/call (median of ${ROUNDS - 1} rounds of ${fmt(CALLS_PER_ROUND)}; flushAt 20)`);
-  console.log(`  same messages to delivered at a local 200 receiver: ${fmt(median(deliveredPerSecond))} events/s`);
+  console.log(
+    `cost per call: ${fmt(median(nsPerCall))} ns/call (median of ${ROUNDS - 1} rounds of ${fmt(CALLS_PER_ROUND)}; flushAt 20)`,
+  );
+  console.log(
+    `  same messages to delivered at a local 200 receiver: ${fmt(median(deliveredPerSecond))} events/s`,
+  );
 }
 
 async function sustained(label: string, options: AnalyticsOptions): Promise<void> {
-  const ingest = await startTestIngest(freshNamespace('bench-client'), new WorkspaceFile(simpleWorkspace()).path);
+  const ingest = await startTestIngest(
+    freshNamespace('bench-client'),
+    new WorkspaceFile(simpleWorkspace()).path,
+  );
   const client = new Analytics(TEST_WRITE_KEY, { endpoint: ingest.url, ...options });
   const maxQueue = options.maxQueueSize ?? 10_000;
   let sent = 0;
@@ -88,7 +99,9 @@ async function sustained(label: string, options: AnalyticsOptions): Promise<void
   await client.close();
   const seconds = (performance.now() - started) / 1000;
   await ingest.close();
-  console.log(`sustained into ingest (${label}): ${fmt(sent / seconds)} events/s (${fmt(sent)} events in ${fmt(seconds, 1)} s, all acknowledged)`);
+  console.log(
+    `sustained into ingest (${label}): ${fmt(sent / seconds)} events/s (${fmt(sent)} events in ${fmt(seconds, 1)} s, all acknowledged)`,
+  );
 }
 
 async function main(): Promise<void> {

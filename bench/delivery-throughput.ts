@@ -10,7 +10,14 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { deliveryEnv, job, JobProducer, Receiver, startDeliveryIn, writeWorkspace } from '../apps/delivery/test/delivery-harness';
+import {
+  deliveryEnv,
+  job,
+  JobProducer,
+  Receiver,
+  startDeliveryIn,
+  writeWorkspace,
+} from '../apps/delivery/test/delivery-harness';
 import { machineSpeedMs } from './bench-kit';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
@@ -25,9 +32,15 @@ interface PhaseResult {
 
 /** Runs one phase: `destinations` receivers, `jobs` jobs round-robin over them; measures the healthy ones. */
 async function phase(name: string, destinations: number, hangingDestinations: number): Promise<PhaseResult> {
-  const receivers = await Promise.all(Array.from({ length: destinations }, (_, i) => Receiver.start(() => (i < hangingDestinations ? 'hang' : 200))));
+  const receivers = await Promise.all(
+    Array.from({ length: destinations }, (_, i) =>
+      Receiver.start(() => (i < hangingDestinations ? 'hang' : 200)),
+    ),
+  );
   const ids = receivers.map((_, i) => `dest-${i}`);
-  const workspace = writeWorkspace(receivers.map((r, i) => ({ id: ids[i], sharedSecret: 'bench-secret', webhooks: [{ url: r.url }] })));
+  const workspace = writeWorkspace(
+    receivers.map((r, i) => ({ id: ids[i], sharedSecret: 'bench-secret', webhooks: [{ url: r.url }] })),
+  );
   const namespace = `bench-${randomUUID().slice(0, 8)}`;
   const env = deliveryEnv(namespace, workspace.path, {
     DELIVERY_RETRY_SCHEDULE_MS: '10000,60000',
@@ -37,7 +50,9 @@ async function phase(name: string, destinations: number, hangingDestinations: nu
     DELIVERY_SHUTDOWN_GRACE_MS: '0',
     TOPIC_PARTITIONS: '4',
     // Any DELIVERY_* setting given to the benchmark wins, to compare tunings.
-    ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.startsWith('DELIVERY_') && v !== undefined)) as Record<string, string>,
+    ...(Object.fromEntries(
+      Object.entries(process.env).filter(([k, v]) => k.startsWith('DELIVERY_') && v !== undefined),
+    ) as Record<string, string>),
   });
   const { app } = await startDeliveryIn(env);
   const producer = await JobProducer.connect(namespace);
@@ -46,13 +61,18 @@ async function phase(name: string, destinations: number, hangingDestinations: nu
   const expected = jobs.filter((j) => !ids.slice(0, hangingDestinations).includes(j.destinationId)).length;
   const delivered = () => healthy.reduce((sum, r) => sum + r.requests.length, 0);
   const started = Date.now();
-  for (let i = 0; i < jobs.length; i += PRODUCE_CHUNK) await producer.send(...jobs.slice(i, i + PRODUCE_CHUNK));
+  for (let i = 0; i < jobs.length; i += PRODUCE_CHUNK)
+    await producer.send(...jobs.slice(i, i + PRODUCE_CHUNK));
   while (delivered() < expected && Date.now() - started < PHASE_CAP_MS) {
-    await Promise.race(healthy.map((r) => r.waitForRequests(r.requests.length + 1, 1000).catch(() => undefined)));
+    await Promise.race(
+      healthy.map((r) => r.waitForRequests(r.requests.length + 1, 1000).catch(() => undefined)),
+    );
   }
   const seconds = (Date.now() - started) / 1000;
   const result = { seconds, delivered: delivered(), perSecond: Math.round(delivered() / seconds) };
-  console.log(`${name}: ${result.delivered}/${expected} webhooks to healthy receivers in ${seconds.toFixed(2)} s = ${result.perSecond} webhooks/s`);
+  console.log(
+    `${name}: ${result.delivered}/${expected} webhooks to healthy receivers in ${seconds.toFixed(2)} s = ${result.perSecond} webhooks/s`,
+  );
   await producer.close();
   await app.close();
   await Promise.all(receivers.map((r) => r.close()));
@@ -61,12 +81,16 @@ async function phase(name: string, destinations: number, hangingDestinations: nu
 }
 
 async function main(): Promise<void> {
-  console.log(`delivery benchmark: ${JOBS} jobs per phase, 4 partitions, node ${process.version}, broker ${process.env.KAFKA_BROKERS ?? '127.0.0.1:9092'}, machine speed ${machineSpeedMs().toFixed(0)} ms (lower is faster)`);
+  console.log(
+    `delivery benchmark: ${JOBS} jobs per phase, 4 partitions, node ${process.version}, broker ${process.env.KAFKA_BROKERS ?? '127.0.0.1:9092'}, machine speed ${machineSpeedMs().toFixed(0)} ms (lower is faster)`,
+  );
   await phase('1 destination', 1, 0);
   const allHealthy = await phase('10 destinations, all healthy', 10, 0);
   const oneDead = await phase('10 destinations, 1 never answers', 10, 1);
   const share = oneDead.perSecond / allHealthy.perSecond;
-  console.log(`isolation: the 9 healthy destinations kept ${(share * 100).toFixed(0)} % of their throughput (${oneDead.perSecond} vs ${allHealthy.perSecond} webhooks/s overall)`);
+  console.log(
+    `isolation: the 9 healthy destinations kept ${(share * 100).toFixed(0)} % of their throughput (${oneDead.perSecond} vs ${allHealthy.perSecond} webhooks/s overall)`,
+  );
 }
 
 main().then(

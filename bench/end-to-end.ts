@@ -11,7 +11,15 @@
  */
 import { cpus } from 'node:os';
 import { benchEvent, measureThroughput, startBenchPipeline, waitUntil } from './pipeline-kit';
-import { cpuSeconds, fmt, localBrokerPid, machineSpeedMs, numberArg, peakRssMb, percentile } from './bench-kit';
+import {
+  cpuSeconds,
+  fmt,
+  localBrokerPid,
+  machineSpeedMs,
+  numberArg,
+  peakRssMb,
+  percentile,
+} from './bench-kit';
 
 const seconds = numberArg('seconds', 10);
 const rate = numberArg('rate', 1000);
@@ -30,7 +38,9 @@ async function main() {
     const benchCpu0 = process.cpuUsage();
     const { events: delivered, elapsed } = await measureThroughput(pipeline, seconds, eventBytes);
     const throughput = delivered / elapsed;
-    const cpu = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, (cpuSeconds(p.child.pid) - cpu0[k]) / elapsed]));
+    const cpu = Object.fromEntries(
+      Object.entries(procs).map(([k, p]) => [k, (cpuSeconds(p.child.pid) - cpu0[k]) / elapsed]),
+    );
     const brokerCpu = (cpuSeconds(brokerPid) - brokerCpu0) / elapsed;
     const benchCpu = process.cpuUsage(benchCpu0);
 
@@ -51,17 +61,30 @@ async function main() {
     }
     await Promise.all(pending);
     await waitUntil(() => receipts.length - before >= sent, 60_000);
-    const latencies = receipts.slice(before).map((r) => r.latencyMs).sort((a, b) => a - b);
+    const latencies = receipts
+      .slice(before)
+      .map((r) => r.latencyMs)
+      .sort((a, b) => a - b);
 
-    console.log(`machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`);
-    console.log(`throughput: ${fmt(throughput)} events/s delivered to the webhook (${fmt(delivered)} events in ${fmt(elapsed, 1)} s)`);
-    console.log(`latency at ${fmt(rate)} events/s: p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms (${fmt(latencies.length)} of ${fmt(sent)} received)`);
+    console.log(
+      `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`,
+    );
+    console.log(
+      `throughput: ${fmt(throughput)} events/s delivered to the webhook (${fmt(delivered)} events in ${fmt(elapsed, 1)} s)`,
+    );
+    console.log(
+      `latency at ${fmt(rate)} events/s: p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms (${fmt(latencies.length)} of ${fmt(sent)} received)`,
+    );
     for (const [name, p] of Object.entries(procs)) {
-      console.log(`${name.padEnd(8)} CPU ${fmt(cpu[name] * 100)}% during throughput, peak RSS ${fmt(peakRssMb(p.child.pid))} MB`);
+      console.log(
+        `${name.padEnd(8)} CPU ${fmt(cpu[name] * 100)}% during throughput, peak RSS ${fmt(peakRssMb(p.child.pid))} MB`,
+      );
     }
     // The rest of the two cores: the broker (when local) and this process (load and the receiver).
     if (brokerPid) console.log(`broker   CPU ${fmt(brokerCpu * 100)}% during throughput`);
-    console.log(`bench    CPU ${fmt(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100)}% during throughput (load generator and receiver)`);
+    console.log(
+      `bench    CPU ${fmt(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100)}% during throughput (load generator and receiver)`,
+    );
   } finally {
     await pipeline.close();
   }

@@ -19,7 +19,18 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BalancedPool, Pool } from 'undici';
-import { cpuSeconds, fillerText, fmt, goTool, localBrokerPid, machineSpeedMs, peakRssMb, percentile, repoRoot, startService } from './bench-kit';
+import {
+  cpuSeconds,
+  fillerText,
+  fmt,
+  goTool,
+  localBrokerPid,
+  machineSpeedMs,
+  peakRssMb,
+  percentile,
+  repoRoot,
+  startService,
+} from './bench-kit';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 32);
@@ -36,7 +47,13 @@ function event(i: number) {
     type: 'track',
     userId: `user-${i % 5000}`,
     event: 'Order Completed',
-    properties: { orderId: `order-${i}`, revenue: 42.5, currency: 'EUR', items: [{ sku: 'sku-1', qty: 2 }], note: fillerText(220, i) },
+    properties: {
+      orderId: `order-${i}`,
+      revenue: 42.5,
+      currency: 'EUR',
+      items: [{ sku: 'sku-1', qty: 2 }],
+      note: fillerText(220, i),
+    },
     context: { ip: '203.0.113.7', library: { name: 'bench', version: '1.0.0' } },
   };
 }
@@ -64,10 +81,24 @@ interface Endpoint {
 }
 const json = (path: string): Endpoint => ({ path, contentType: 'application/json' });
 
-type ClosedLoop = (target: Target, endpoint: Endpoint, bodies: Buffer[], eventsPerRequest: number, durationS: number, concurrency: number) => Promise<ClosedLoopResult>;
+type ClosedLoop = (
+  target: Target,
+  endpoint: Endpoint,
+  bodies: Buffer[],
+  eventsPerRequest: number,
+  durationS: number,
+  concurrency: number,
+) => Promise<ClosedLoopResult>;
 
 /** `concurrency` requests at a time from this process (undici), for `durationS` seconds. */
-const nodeClosedLoop: ClosedLoop = async ({ pool }, { path, contentType }, bodies, eventsPerRequest, durationS, concurrency) => {
+const nodeClosedLoop: ClosedLoop = async (
+  { pool },
+  { path, contentType },
+  bodies,
+  eventsPerRequest,
+  durationS,
+  concurrency,
+) => {
   const latencies: number[] = [];
   let failures = 0;
   let next = 0;
@@ -76,7 +107,12 @@ const nodeClosedLoop: ClosedLoop = async ({ pool }, { path, contentType }, bodie
   const worker = async () => {
     while (Date.now() < until) {
       const started = performance.now();
-      const res = await pool.request({ path, method: 'POST', headers: { 'content-type': contentType, authorization: auth }, body: bodies[next++ % bodies.length] });
+      const res = await pool.request({
+        path,
+        method: 'POST',
+        headers: { 'content-type': contentType, authorization: auth },
+        body: bodies[next++ % bodies.length],
+      });
       await res.body.dump();
       if (res.statusCode === 200) latencies.push(performance.now() - started);
       else failures += 1;
@@ -102,17 +138,58 @@ const nodeClosedLoop: ClosedLoop = async ({ pool }, { path, contentType }, bodie
  * to send 7,000 requests/s, which ingest, sharing the two cores, then cannot use; loadgen needs
  * about half of that.
  */
-const goClosedLoop: ClosedLoop = async ({ urls }, { path, contentType }, bodies, eventsPerRequest, durationS, concurrency) => {
+const goClosedLoop: ClosedLoop = async (
+  { urls },
+  { path, contentType },
+  bodies,
+  eventsPerRequest,
+  durationS,
+  concurrency,
+) => {
   const bodyFile = join(mkdtempSync(join(tmpdir(), 'switchyard-bench-')), 'bodies.ndjson');
   writeFileSync(bodyFile, bodies.map((b) => b.toString('utf8')).join('\n'));
-  const args = ['-urls', urls.join(','), '-path', path, '-content-type', contentType, '-bodies', bodyFile, '-auth', auth, '-connections', String(concurrency), '-seconds', String(durationS)];
+  const args = [
+    '-urls',
+    urls.join(','),
+    '-path',
+    path,
+    '-content-type',
+    contentType,
+    '-bodies',
+    bodyFile,
+    '-auth',
+    auth,
+    '-connections',
+    String(concurrency),
+    '-seconds',
+    String(durationS),
+  ];
   const { stdout } = await execFileAsync(goTool('loadgen'), args);
-  const r = JSON.parse(stdout) as { requestsPerS: number; failures: number; p50Ms: number; p99Ms: number; cpuSeconds: number };
-  return { requestsPerS: r.requestsPerS, eventsPerS: r.requestsPerS * eventsPerRequest, failures: r.failures, p50: r.p50Ms, p99: r.p99Ms, loadCpuSeconds: r.cpuSeconds };
+  const r = JSON.parse(stdout) as {
+    requestsPerS: number;
+    failures: number;
+    p50Ms: number;
+    p99Ms: number;
+    cpuSeconds: number;
+  };
+  return {
+    requestsPerS: r.requestsPerS,
+    eventsPerS: r.requestsPerS * eventsPerRequest,
+    failures: r.failures,
+    p50: r.p50Ms,
+    p99: r.p99Ms,
+    loadCpuSeconds: r.cpuSeconds,
+  };
 };
 
 /** Open loop at a fixed rate (what a fleet of clients does), so latency is not hidden by back-pressure. */
-async function loadAtRate(pool: Pool | BalancedPool, { path, contentType }: Endpoint, bodies: Buffer[], ratePerS: number, durationS: number) {
+async function loadAtRate(
+  pool: Pool | BalancedPool,
+  { path, contentType }: Endpoint,
+  bodies: Buffer[],
+  ratePerS: number,
+  durationS: number,
+) {
   const latencies: number[] = [];
   let failures = 0;
   const inFlight: Promise<void>[] = [];
@@ -124,11 +201,18 @@ async function loadAtRate(pool: Pool | BalancedPool, { path, contentType }: Endp
     for (; sent < ((tick + 1) * ratePerS) / 100; sent++) {
       const started = performance.now();
       inFlight.push(
-        pool.request({ path, method: 'POST', headers: { 'content-type': contentType, authorization: auth }, body: bodies[sent % bodies.length] }).then(async (res) => {
-          await res.body.dump();
-          if (res.statusCode === 200) latencies.push(performance.now() - started);
-          else failures += 1;
-        }),
+        pool
+          .request({
+            path,
+            method: 'POST',
+            headers: { 'content-type': contentType, authorization: auth },
+            body: bodies[sent % bodies.length],
+          })
+          .then(async (res) => {
+            await res.body.dump();
+            if (res.statusCode === 200) latencies.push(performance.now() - started);
+            else failures += 1;
+          }),
       );
     }
   }
@@ -138,7 +222,10 @@ async function loadAtRate(pool: Pool | BalancedPool, { path, contentType }: Endp
 }
 
 /** Runs `phase` and reports the CPU that ingest, the broker (when local) and the load generator used meanwhile. */
-async function cpuDuring(ingestPids: Array<number | undefined>, phase: () => Promise<ClosedLoopResult>): Promise<{ result: ClosedLoopResult; shares: string }> {
+async function cpuDuring(
+  ingestPids: Array<number | undefined>,
+  phase: () => Promise<ClosedLoopResult>,
+): Promise<{ result: ClosedLoopResult; shares: string }> {
   const brokerPid = localBrokerPid();
   const ingestCpu = () => ingestPids.reduce<number>((sum, pid) => sum + cpuSeconds(pid), 0);
   const before = { ingest: ingestCpu(), broker: cpuSeconds(brokerPid) };
@@ -167,31 +254,58 @@ async function main() {
   const pool =
     replicas === 1
       ? new Pool(ingests[0].url, { connections, pipelining: 1 })
-      : new BalancedPool(ingests.map((ingest) => ingest.url), { connections: Math.ceil(connections / replicas), pipelining: 1 });
+      : new BalancedPool(
+          ingests.map((ingest) => ingest.url),
+          { connections: Math.ceil(connections / replicas), pipelining: 1 },
+        );
   const target: Target = { pool, urls: ingests.map((ingest) => ingest.url) };
   const closedLoop = loadgenName === 'go' ? goClosedLoop : nodeClosedLoop;
   try {
     // Bodies are serialised once, up front: the load generator shares the two cores with ingest
     // and the broker, and every CPU cycle it spends is one ingest cannot use. Ingest assigns the
     // messageIds, so repeating a body still writes distinct calls.
-    const batchBodies = Array.from({ length: 64 }, (_, b) => Buffer.from(JSON.stringify({ batch: Array.from({ length: 100 }, (_, k) => event(b * 100 + k)) })));
+    const batchBodies = Array.from({ length: 64 }, (_, b) =>
+      Buffer.from(JSON.stringify({ batch: Array.from({ length: 100 }, (_, k) => event(b * 100 + k)) })),
+    );
     const singleBodies = Array.from({ length: 6400 }, (_, k) => Buffer.from(JSON.stringify(event(k))));
     const sample = Buffer.byteLength(JSON.stringify(event(0)));
     await closedLoop(target, json('/v1/batch'), batchBodies, 100, 2, connections); // warm-up
-    const batchCpu = await cpuDuring(pids, () => closedLoop(target, json('/v1/batch'), batchBodies, 100, seconds, connections));
-    const singleCpu = await cpuDuring(pids, () => closedLoop(target, json('/v1/track'), singleBodies, 1, seconds, connections));
+    const batchCpu = await cpuDuring(pids, () =>
+      closedLoop(target, json('/v1/batch'), batchBodies, 100, seconds, connections),
+    );
+    const singleCpu = await cpuDuring(pids, () =>
+      closedLoop(target, json('/v1/track'), singleBodies, 1, seconds, connections),
+    );
     // analytics.js: the short path and a text/plain body, which ingest reads with the same JSON parser.
-    const browserCpu = await cpuDuring(pids, () => closedLoop(target, { path: '/v1/t', contentType: 'text/plain' }, singleBodies, 1, seconds, connections));
+    const browserCpu = await cpuDuring(pids, () =>
+      closedLoop(target, { path: '/v1/t', contentType: 'text/plain' }, singleBodies, 1, seconds, connections),
+    );
     const batch = batchCpu.result;
     const single = singleCpu.result;
     const browser = browserCpu.result;
-    console.log(`machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${replicas} ingest process(es); ${seconds} s per phase; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`);
-    console.log(`/v1/batch x100: ${fmt(batch.eventsPerS)} events/s acknowledged (${fmt(batch.requestsPerS)} req/s), p50 ${fmt(batch.p50, 1)} ms, p99 ${fmt(batch.p99, 1)} ms, failures ${batch.failures}; CPU ${batchCpu.shares}`);
-    console.log(`/v1/track:      ${fmt(single.requestsPerS)} requests/s, p50 ${fmt(single.p50, 1)} ms, p99 ${fmt(single.p99, 1)} ms, failures ${single.failures}; CPU ${singleCpu.shares}`);
-    console.log(`/v1/t text/plain: ${fmt(browser.requestsPerS)} requests/s (${fmt((browser.requestsPerS / single.requestsPerS) * 100)} % of /v1/track), p50 ${fmt(browser.p50, 1)} ms, p99 ${fmt(browser.p99, 1)} ms, failures ${browser.failures}; CPU ${browserCpu.shares}`);
+    console.log(
+      `machine: ${cpus().length} cores, node ${process.version}; event ~${sample} bytes; ${connections} connections; ${replicas} ingest process(es); ${seconds} s per phase; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`,
+    );
+    console.log(
+      `/v1/batch x100: ${fmt(batch.eventsPerS)} events/s acknowledged (${fmt(batch.requestsPerS)} req/s), p50 ${fmt(batch.p50, 1)} ms, p99 ${fmt(batch.p99, 1)} ms, failures ${batch.failures}; CPU ${batchCpu.shares}`,
+    );
+    console.log(
+      `/v1/track:      ${fmt(single.requestsPerS)} requests/s, p50 ${fmt(single.p50, 1)} ms, p99 ${fmt(single.p99, 1)} ms, failures ${single.failures}; CPU ${singleCpu.shares}`,
+    );
+    console.log(
+      `/v1/t text/plain: ${fmt(browser.requestsPerS)} requests/s (${fmt((browser.requestsPerS / single.requestsPerS) * 100)} % of /v1/track), p50 ${fmt(browser.p50, 1)} ms, p99 ${fmt(browser.p99, 1)} ms, failures ${browser.failures}; CPU ${browserCpu.shares}`,
+    );
     const halfBatch = await loadAtRate(pool, json('/v1/batch'), batchBodies, batch.requestsPerS / 2, seconds);
-    const halfSingle = await loadAtRate(pool, json('/v1/track'), singleBodies, single.requestsPerS / 2, seconds);
-    console.log(`at half load: /v1/batch ${fmt(batch.eventsPerS / 2)} events/s → p50 ${fmt(halfBatch.p50, 1)} ms, p99 ${fmt(halfBatch.p99, 1)} ms (failures ${halfBatch.failures}); /v1/track ${fmt(single.requestsPerS / 2)} req/s → p50 ${fmt(halfSingle.p50, 1)} ms, p99 ${fmt(halfSingle.p99, 1)} ms (failures ${halfSingle.failures})`);
+    const halfSingle = await loadAtRate(
+      pool,
+      json('/v1/track'),
+      singleBodies,
+      single.requestsPerS / 2,
+      seconds,
+    );
+    console.log(
+      `at half load: /v1/batch ${fmt(batch.eventsPerS / 2)} events/s → p50 ${fmt(halfBatch.p50, 1)} ms, p99 ${fmt(halfBatch.p99, 1)} ms (failures ${halfBatch.failures}); /v1/track ${fmt(single.requestsPerS / 2)} req/s → p50 ${fmt(halfSingle.p50, 1)} ms, p99 ${fmt(halfSingle.p99, 1)} ms (failures ${halfSingle.failures})`,
+    );
     console.log(`ingest peak RSS: ${pids.map((pid) => `${fmt(peakRssMb(pid))} MB`).join(', ')}`);
   } finally {
     await pool.close();

@@ -39,29 +39,66 @@ export interface BenchPipeline {
 
 /** An event of about `bytes` bytes whose properties carry the send time (read back by the receiver). */
 export function benchEvent(i: number, bytes: number) {
-  return { type: 'track', userId: `user-${i % 10_000}`, event: 'Order Completed', properties: { sentAtMs: Date.now(), orderId: `o-${i}`, pad: fillerText(Math.max(0, bytes - 200), i) } };
+  return {
+    type: 'track',
+    userId: `user-${i % 10_000}`,
+    event: 'Order Completed',
+    properties: { sentAtMs: Date.now(), orderId: `o-${i}`, pad: fillerText(Math.max(0, bytes - 200), i) },
+  };
 }
 
 export async function startBenchPipeline(options: PipelineOptions): Promise<BenchPipeline> {
   const receiver = await startReceiver();
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
   const workspace = join(dir, 'workspace.json');
-  writeFileSync(workspace, JSON.stringify({
-    sources: [{ id: 'bench', name: 'Bench', writeKey }],
-    destinations: [{ id: 'bench-hooks', type: 'Webhooks', enabled: true, sources: ['bench'], settings: { sharedSecret: 'bench-secret', webhooks: [{ url: receiver.url }] } }],
-  }));
-  const env = { ...options.env, WORKSPACE_CONFIG: workspace, TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`, TOPIC_PARTITIONS: String(options.partitions), KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092' };
+  writeFileSync(
+    workspace,
+    JSON.stringify({
+      sources: [{ id: 'bench', name: 'Bench', writeKey }],
+      destinations: [
+        {
+          id: 'bench-hooks',
+          type: 'Webhooks',
+          enabled: true,
+          sources: ['bench'],
+          settings: { sharedSecret: 'bench-secret', webhooks: [{ url: receiver.url }] },
+        },
+      ],
+    }),
+  );
+  const env = {
+    ...options.env,
+    WORKSPACE_CONFIG: workspace,
+    TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`,
+    TOPIC_PARTITIONS: String(options.partitions),
+    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+  };
   // Free ports, so benchmarks run side by side (or beside npm start) never reach each other's services.
   const ingest = await startService('ingest', env, await freePort());
   const router = await startService('router', env, await freePort());
-  const deliveries = await Promise.all(Array.from({ length: options.deliveryReplicas }, async () => startService('delivery', env, await freePort())));
-  const procs: Record<string, ServiceProcess> = { ingest, router, ...Object.fromEntries(deliveries.map((d, i) => [options.deliveryReplicas === 1 ? 'delivery' : `delivery${i + 1}`, d])) };
+  const deliveries = await Promise.all(
+    Array.from({ length: options.deliveryReplicas }, async () =>
+      startService('delivery', env, await freePort()),
+    ),
+  );
+  const procs: Record<string, ServiceProcess> = {
+    ingest,
+    router,
+    ...Object.fromEntries(
+      deliveries.map((d, i) => [options.deliveryReplicas === 1 ? 'delivery' : `delivery${i + 1}`, d]),
+    ),
+  };
   const pool = new Pool(ingest.url, { connections: 16 });
   return {
     procs,
     receipts: receiver.receipts,
     async send(batch) {
-      const res = await pool.request({ path: '/v1/batch', method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify({ batch }) });
+      const res = await pool.request({
+        path: '/v1/batch',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: auth },
+        body: JSON.stringify({ batch }),
+      });
       await res.body.dump();
       if (res.statusCode !== 200) throw new Error(`ingest answered ${res.statusCode}`);
     },
@@ -85,7 +122,11 @@ async function startReceiver() {
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { receipts, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => server.close() };
+  return {
+    receipts,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () => server.close(),
+  };
 }
 
 /**
@@ -94,7 +135,9 @@ async function startReceiver() {
  */
 function sentAtMs(body: string): number {
   const at = body.indexOf(SENT_AT_KEY);
-  return at < 0 ? Number.NaN : parseInt(body.slice(at + SENT_AT_KEY.length, at + SENT_AT_KEY.length + 16), 10);
+  return at < 0
+    ? Number.NaN
+    : parseInt(body.slice(at + SENT_AT_KEY.length, at + SENT_AT_KEY.length + 16), 10);
 }
 const SENT_AT_KEY = '"sentAtMs":';
 
@@ -110,7 +153,11 @@ export interface ThroughputRun {
  * sent has arrived. Events are numbered on from those the pipeline already delivered, so runs on
  * one pipeline never repeat one.
  */
-export async function measureThroughput(pipeline: BenchPipeline, seconds: number, eventBytes: number): Promise<ThroughputRun> {
+export async function measureThroughput(
+  pipeline: BenchPipeline,
+  seconds: number,
+  eventBytes: number,
+): Promise<ThroughputRun> {
   const { receipts, send } = pipeline;
   const received0 = receipts.length;
   let i = 0;

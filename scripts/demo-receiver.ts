@@ -14,7 +14,9 @@ function signatureVerdict(raw: Buffer, signature: string | undefined): string {
   if (!signature) return 'MISSING signature';
   const expected = Buffer.from(createHmac('sha1', secret).update(raw).digest('hex'));
   const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? 'signature OK' : 'signature MISMATCH';
+  return expected.length === given.length && timingSafeEqual(expected, given)
+    ? 'signature OK'
+    : 'signature MISMATCH';
 }
 
 createServer((req, res) => {
@@ -23,7 +25,9 @@ createServer((req, res) => {
   req.on('end', () => {
     const raw = Buffer.concat(chunks);
     const signature = req.headers['x-signature'] as string | undefined;
-    const shown = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)));
+    const shown = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
+    );
     let body: unknown = raw.toString('utf8');
     try {
       body = JSON.parse(raw.toString('utf8'));
@@ -36,4 +40,6 @@ createServer((req, res) => {
     );
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
-}).listen(port, '127.0.0.1', () => process.stdout.write(`[demo-receiver] listening on http://127.0.0.1:${port}\n`));
+}).listen(port, '127.0.0.1', () =>
+  process.stdout.write(`[demo-receiver] listening on http://127.0.0.1:${port}\n`),
+);

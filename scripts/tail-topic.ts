@@ -15,7 +15,11 @@ const which = (process.argv[2] ?? 'events') as keyof TopicNames;
 const topics = topicNames(process.env.TOPIC_NAMESPACE ?? 'switchyard');
 const topic = typeof topics[which] === 'string' ? (topics[which] as string) : which;
 // createKafka registers the zstd codec the services write with by default.
-const kafka = createKafka('switchyard-tail', kafkaConnection(kafkaClientSettingsFromEnv(process.env)), pino({ level: 'silent' }));
+const kafka = createKafka(
+  'switchyard-tail',
+  kafkaConnection(kafkaClientSettingsFromEnv(process.env)),
+  pino({ level: 'silent' }),
+);
 const consumer = kafka.consumer({ groupId: `switchyard-tail-${randomUUID()}` });
 
 async function main() {
@@ -24,8 +28,12 @@ async function main() {
   await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ partition, message }) => {
-      const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
-      process.stdout.write(`${JSON.stringify({ partition, offset: message.offset, key: message.key?.toString(), headers, value: JSON.parse(message.value?.toString() ?? 'null') })}\n`);
+      const headers = Object.fromEntries(
+        Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]),
+      );
+      process.stdout.write(
+        `${JSON.stringify({ partition, offset: message.offset, key: message.key?.toString(), headers, value: JSON.parse(message.value?.toString() ?? 'null') })}\n`,
+      );
     },
   });
 }

@@ -16,7 +16,7 @@ if [ $# -gt 0 ]; then
   exit
 fi
 echo "== type check"; tsc -p tsconfig.json --noEmit
-echo "== lint"; eslint .
+echo "== lint"; npm run --silent lint
 echo "== jest (unit, integration, e2e, conformance)"; jest
 echo "== Go client (go test -race)"
 (cd clients/go && go test -race -count=1 ./...)

@@ -5,7 +5,14 @@ import { parse, stringify } from 'yaml';
 /** The plain rules file: the one source of Switchyard's alerts. */
 export const RULES_FILE = join(__dirname, '..', '..', 'deploy', 'monitoring', 'prometheus-rules.yaml');
 /** The Prometheus Operator's copy of it, generated. */
-export const PROMETHEUS_RULE_FILE = join(__dirname, '..', '..', 'deploy', 'monitoring', 'prometheusrule.yaml');
+export const PROMETHEUS_RULE_FILE = join(
+  __dirname,
+  '..',
+  '..',
+  'deploy',
+  'monitoring',
+  'prometheusrule.yaml',
+);
 
 const HEADER = `# Generated from prometheus-rules.yaml by \`npm run monitoring:generate\`: edit that file, not this one
 # (the unit tests fail when they differ). kube-prometheus-stack selects PrometheusRules by label

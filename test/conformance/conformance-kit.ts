@@ -49,7 +49,12 @@ export function expectStandardCalls(calls: Record<string, Call>, userId: string,
 }
 
 /** The page properties every client case sends (the Go programs and Python/Java ones send the same). */
-export const PAGE_PROPERTIES = { url: 'https://example.com/', title: 'Home', path: '/', referrer: 'https://example.org/' };
+export const PAGE_PROPERTIES = {
+  url: 'https://example.com/',
+  title: 'Home',
+  path: '/',
+  referrer: 'https://example.org/',
+};
 
 /** What a Node client offers: the six calls, each taking one message object. */
 export interface NodeClient {
@@ -64,7 +69,12 @@ export interface NodeClient {
 /** Sends the six calls expectStandardCalls checks; track only to Webhooks, alias with a historical timestamp. Returns what alias returned. */
 export function sendStandardCalls(client: NodeClient, userId: string): unknown {
   client.identify({ userId, traits: { name: 'Ada', plan: 'pro' } });
-  client.track({ userId, event: 'Order Completed', properties: { revenue: 42.5 }, integrations: { All: false, Webhooks: true } });
+  client.track({
+    userId,
+    event: 'Order Completed',
+    properties: { revenue: 42.5 },
+    integrations: { All: false, Webhooks: true },
+  });
   client.page({ userId, name: 'Home', properties: PAGE_PROPERTIES });
   client.screen({ userId, name: 'Dashboard' });
   client.group({ userId, groupId: 'g-1', traits: { name: 'Acme' } });

@@ -6,10 +6,14 @@ const root = join(__dirname, '..', '..');
 
 /** Runs one Go program (compiled by `go run`, modules from the Go module proxy) against ingest. */
 function runGoProgram(dir: string, pkg: string, endpoint: string, prefix: string): Promise<string> {
-  return runProgram('go', ['run', pkg, '-endpoint', endpoint, '-write-key', TEST_WRITE_KEY, '-user-prefix', prefix], {
-    toolchain: 'The Go toolchain (go)',
-    cwd: join(root, dir),
-  });
+  return runProgram(
+    'go',
+    ['run', pkg, '-endpoint', endpoint, '-write-key', TEST_WRITE_KEY, '-user-prefix', prefix],
+    {
+      toolchain: 'The Go toolchain (go)',
+      cwd: join(root, dir),
+    },
+  );
 }
 
 const ALL = ['identify', 'track', 'page', 'screen', 'group', 'alias'];

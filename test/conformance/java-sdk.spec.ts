@@ -8,10 +8,16 @@ const classpath = [join(target, 'classes'), join(target, 'lib', '*')].join(delim
 
 /** Compiles Main.java and gathers the SDK's jars (Maven Central) into target/, once per change of pom or source. */
 async function buildJavaProgram(): Promise<void> {
-  const sources = [join(project, 'pom.xml'), join(project, 'src', 'main', 'java', 'com', 'switchyard', 'conformance', 'Main.java')];
+  const sources = [
+    join(project, 'pom.xml'),
+    join(project, 'src', 'main', 'java', 'com', 'switchyard', 'conformance', 'Main.java'),
+  ];
   await onceForInputs(join(target, 'conformance-build.sha256'), sources, async () => {
     // clean: copy-dependencies never removes the jars of a version the pom no longer names.
-    await runProgram('mvn', ['-B', '-q', 'clean', 'package'], { toolchain: 'Maven (mvn) with a JDK 11+', cwd: project });
+    await runProgram('mvn', ['-B', '-q', 'clean', 'package'], {
+      toolchain: 'Maven (mvn) with a JDK 11+',
+      cwd: project,
+    });
   });
 }
 
@@ -24,10 +30,14 @@ describe('real Segment Java SDK against ingest', () => {
   afterAll(() => bench?.stop());
 
   it('com.segment.analytics.java:analytics posts to /v1/import/ and lands identify, track, page, screen, group and alias', async () => {
-    await runProgram('java', ['-cp', classpath, 'com.switchyard.conformance.Main', bench.ingest.url, TEST_WRITE_KEY, 'seg-java'], {
-      toolchain: 'a Java runtime (java) 11+',
-      timeoutMs: 120_000,
-    });
+    await runProgram(
+      'java',
+      ['-cp', classpath, 'com.switchyard.conformance.Main', bench.ingest.url, TEST_WRITE_KEY, 'seg-java'],
+      {
+        toolchain: 'a Java runtime (java) 11+',
+        timeoutMs: 120_000,
+      },
+    );
 
     const calls = await bench.callsFor('seg-java-user', 6);
     expectStandardCalls(calls, 'seg-java-user', ['identify', 'track', 'page', 'screen', 'group', 'alias']);

@@ -1,5 +1,11 @@
 import { Analytics as SegmentAnalytics } from '@segment/analytics-node';
-import { ConformanceBench, expectStandardCalls, NodeClient, sendStandardCalls, TEST_WRITE_KEY } from './conformance-kit';
+import {
+  ConformanceBench,
+  expectStandardCalls,
+  NodeClient,
+  sendStandardCalls,
+  TEST_WRITE_KEY,
+} from './conformance-kit';
 // Legacy SDK (analytics-node 6.x) ships CommonJS without types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const LegacyAnalytics = require('analytics-node') as new (key: string, options: object) => LegacyClient;
@@ -15,7 +21,14 @@ describe('real Segment Node SDKs against ingest', () => {
 
   it('legacy analytics-node (6.x) lands identify, track, page, screen, group and alias', async () => {
     const userId = 'legacy-node-user';
-    const client = new LegacyAnalytics(TEST_WRITE_KEY, { host: bench.ingest.url, flushAt: 20, flushInterval: 60_000, errorHandler: (e: Error) => { throw e; } });
+    const client = new LegacyAnalytics(TEST_WRITE_KEY, {
+      host: bench.ingest.url,
+      flushAt: 20,
+      flushInterval: 60_000,
+      errorHandler: (e: Error) => {
+        throw e;
+      },
+    });
     sendStandardCalls(client, userId);
     await client.flush();
 
@@ -28,7 +41,12 @@ describe('real Segment Node SDKs against ingest', () => {
 
   it('@segment/analytics-node lands identify, track, page, screen, group and alias', async () => {
     const userId = 'segment-node-user';
-    const client = new SegmentAnalytics({ writeKey: TEST_WRITE_KEY, host: bench.ingest.url, maxEventsInBatch: 20, flushInterval: 60_000 });
+    const client = new SegmentAnalytics({
+      writeKey: TEST_WRITE_KEY,
+      host: bench.ingest.url,
+      maxEventsInBatch: 20,
+      flushInterval: 60_000,
+    });
     const errors: unknown[] = [];
     client.on('error', (e) => errors.push(e));
     sendStandardCalls(client, userId);

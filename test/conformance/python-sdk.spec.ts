@@ -7,15 +7,24 @@ import { onceForInputs, runProgram } from './sdk-programs';
 const programDir = join(__dirname, 'python');
 const requirements = join(programDir, 'requirements.txt');
 /** Outside the work tree, so neither git nor jest's file crawler sees the virtualenv. */
-const venv = join(process.env.CONFORMANCE_CACHE_DIR ?? join(homedir(), '.cache', 'switchyard-conformance'), 'python-venv');
+const venv = join(
+  process.env.CONFORMANCE_CACHE_DIR ?? join(homedir(), '.cache', 'switchyard-conformance'),
+  'python-venv',
+);
 const python = join(venv, 'bin', 'python');
 
 /** A virtualenv with the pinned segment-analytics-python, made or refreshed when requirements.txt changes. */
 async function preparePython(): Promise<void> {
   mkdirSync(venv, { recursive: true });
   await onceForInputs(join(venv, 'requirements.sha256'), [requirements], async () => {
-    await runProgram('python3', ['-m', 'venv', '--clear', venv], { toolchain: 'Python 3 with venv (python3, python3-venv)' });
-    await runProgram(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', requirements], { toolchain: 'pip in the venv' });
+    await runProgram('python3', ['-m', 'venv', '--clear', venv], {
+      toolchain: 'Python 3 with venv (python3, python3-venv)',
+    });
+    await runProgram(
+      python,
+      ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', requirements],
+      { toolchain: 'pip in the venv' },
+    );
   });
 }
 
@@ -28,7 +37,11 @@ describe('real Segment Python SDK against ingest', () => {
   afterAll(() => bench?.stop());
 
   it('segment-analytics-python lands identify, track, page, screen, group and alias (gzipped batch)', async () => {
-    await runProgram(python, [join(programDir, 'send_calls.py'), bench.ingest.url, TEST_WRITE_KEY, 'seg-py'], { toolchain: 'Python 3 (python3)', timeoutMs: 120_000 });
+    await runProgram(
+      python,
+      [join(programDir, 'send_calls.py'), bench.ingest.url, TEST_WRITE_KEY, 'seg-py'],
+      { toolchain: 'Python 3 (python3)', timeoutMs: 120_000 },
+    );
 
     const calls = await bench.callsFor('seg-py-user', 6);
     expectStandardCalls(calls, 'seg-py-user', ['identify', 'track', 'page', 'screen', 'group', 'alias']);

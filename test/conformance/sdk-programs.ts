@@ -18,12 +18,21 @@ export interface ProgramRun {
  */
 export async function runProgram(command: string, args: string[], run: ProgramRun): Promise<string> {
   try {
-    const { stdout } = await execFileAsync(command, args, { cwd: run.cwd, timeout: run.timeoutMs ?? 240_000, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await execFileAsync(command, args, {
+      cwd: run.cwd,
+      timeout: run.timeoutMs ?? 240_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return stdout;
   } catch (error) {
     const e = error as { code?: string; stdout?: string; stderr?: string; message: string };
-    if (e.code === 'ENOENT') throw new Error(`${run.toolchain} is not installed (${command} not found): this conformance case cannot run`);
-    throw new Error(`${command} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    if (e.code === 'ENOENT')
+      throw new Error(
+        `${run.toolchain} is not installed (${command} not found): this conformance case cannot run`,
+      );
+    throw new Error(
+      `${command} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`,
+    );
   }
 }
 
@@ -31,7 +40,11 @@ export async function runProgram(command: string, args: string[], run: ProgramRu
  * Runs `step` (a venv install, a Maven build) only when `inputs` changed since it last succeeded,
  * as recorded in `stampPath`; the slow set-up happens once per machine and pin.
  */
-export async function onceForInputs(stampPath: string, inputs: string[], step: () => Promise<void>): Promise<void> {
+export async function onceForInputs(
+  stampPath: string,
+  inputs: string[],
+  step: () => Promise<void>,
+): Promise<void> {
   const hash = createHash('sha256');
   for (const input of inputs) hash.update(readFileSync(input));
   const fingerprint = hash.digest('hex');

@@ -10,7 +10,11 @@ describe('Switchyard TypeScript client against ingest', () => {
 
   it('lands identify, track, page, screen, group and alias', async () => {
     const userId = 'switchyard-ts-user';
-    const client = new Analytics(TEST_WRITE_KEY, { endpoint: bench.ingest.url, flushAt: 20, flushAfter: 60_000 });
+    const client = new Analytics(TEST_WRITE_KEY, {
+      endpoint: bench.ingest.url,
+      flushAt: 20,
+      flushAfter: 60_000,
+    });
     const errors: unknown[] = [];
     client.on('error', (e) => errors.push(e));
     const aliasId = sendStandardCalls(client, userId);

@@ -3,7 +3,13 @@ import { topicNames } from '@switchyard/contracts';
 import { eventually, freshNamespace } from '../support/kafka-test-kit';
 import { LocalKafka } from '../support/local-kafka';
 import { PipelineProcesses } from '../support/pipeline-processes';
-import { CallOutcome, longestGapWithout200, runTrackLoad, statusCounts, trackCall } from '../support/track-load';
+import {
+  CallOutcome,
+  longestGapWithout200,
+  runTrackLoad,
+  statusCounts,
+  trackCall,
+} from '../support/track-load';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
 
@@ -64,11 +70,18 @@ describe('a broker dies', () => {
       });
 
       // The topics were created as asked: three replicas, two of them in sync for a write.
-      const admin = new Kafka({ clientId: 'broker-failure-test', brokers: cluster.brokers.split(','), logLevel: logLevel.NOTHING }).admin();
+      const admin = new Kafka({
+        clientId: 'broker-failure-test',
+        brokers: cluster.brokers.split(','),
+        logLevel: logLevel.NOTHING,
+      }).admin();
       await admin.connect();
       const events = topicNames(namespace).events;
       const { topics } = await admin.fetchTopicMetadata({ topics: [events] });
-      const configs = await admin.describeConfigs({ resources: [{ type: 2, name: events, configNames: ['min.insync.replicas'] }], includeSynonyms: false });
+      const configs = await admin.describeConfigs({
+        resources: [{ type: 2, name: events, configNames: ['min.insync.replicas'] }],
+        includeSynonyms: false,
+      });
       await admin.disconnect();
       expect(topics[0].partitions.map((p) => p.replicas.length)).toEqual([3, 3, 3]);
       expect(configs.resources[0].configEntries[0].configValue).toBe('2');
@@ -95,7 +108,11 @@ describe('a broker dies', () => {
       await killing;
 
       const acked = outcomes.filter((o) => o.status === 200);
-      await eventually(() => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0, 240_000, 'every acknowledged event at the receiver').catch(() => undefined);
+      await eventually(
+        () => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0,
+        240_000,
+        'every acknowledged event at the receiver',
+      ).catch(() => undefined);
       const report = deliveryReport(receiver, outcomes);
       console.log(
         `one broker of three SIGKILLed (node ${victim}) after ${Math.floor(total / 3)} answers:`,
@@ -108,7 +125,13 @@ describe('a broker dies', () => {
 
       // No service was restarted, all are ready on the two brokers left, and new events still flow.
       expect(pipeline.exited()).toEqual({});
-      await eventually(async () => JSON.stringify(await pipeline!.health('ready')) === JSON.stringify({ ingest: 200, router: 200, delivery: 200 }), 60_000, 'every service ready');
+      await eventually(
+        async () =>
+          JSON.stringify(await pipeline!.health('ready')) ===
+          JSON.stringify({ ingest: 200, router: 200, delivery: 200 }),
+        60_000,
+        'every service ready',
+      );
       const after = await trackCall(pipeline.ingest.url, TEST_WRITE_KEY, 'three-after');
       expect(after.status).toBe(200);
       await receiver.waitFor(1, (h) => h.body.messageId === 'three-after', 60_000);
@@ -135,38 +158,81 @@ describe('a broker dies', () => {
       });
       // A first write to a broker that has just started (connections, metadata, leaders) took longer than
       // the 2 s produce timeout in a stressed CI run, and 28 of the 60 calls below got 503: wait until one is written.
-      await eventually(async () => (await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, 'single-warm-up')).status === 200, 60_000, 'ingest writing to the fresh broker');
-      const before = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 60, users: 10, concurrency: 4, pauseMs: 0, prefix: 'single-before' });
+      await eventually(
+        async () => (await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, 'single-warm-up')).status === 200,
+        60_000,
+        'ingest writing to the fresh broker',
+      );
+      const before = await runTrackLoad({
+        ingestUrl: pipeline.ingest.url,
+        writeKey: TEST_WRITE_KEY,
+        total: 60,
+        users: 10,
+        concurrency: 4,
+        pauseMs: 0,
+        prefix: 'single-before',
+      });
       expect(statusCounts(before)).toEqual({ 200: 60 });
 
       await broker.kill(1);
-      await eventually(async () => JSON.stringify(await pipeline!.health('ready')) === JSON.stringify({ ingest: 503, router: 503, delivery: 503 }), 30_000, 'every service unready');
+      await eventually(
+        async () =>
+          JSON.stringify(await pipeline!.health('ready')) ===
+          JSON.stringify({ ingest: 503, router: 503, delivery: 503 }),
+        30_000,
+        'every service unready',
+      );
       expect(await pipeline.health('live')).toEqual({ ingest: 200, router: 200, delivery: 200 });
 
       // Calls made while the broker is down, answered before it comes back.
-      const during = await runTrackLoad({ ingestUrl: pipeline.ingest.url, writeKey: TEST_WRITE_KEY, total: 24, users: 10, concurrency: 8, pauseMs: 0, prefix: 'single-down' });
+      const during = await runTrackLoad({
+        ingestUrl: pipeline.ingest.url,
+        writeKey: TEST_WRITE_KEY,
+        total: 24,
+        users: 10,
+        concurrency: 8,
+        pauseMs: 0,
+        prefix: 'single-down',
+      });
       expect(statusCounts(during)).toEqual({ 503: 24 });
       expect(await pipeline.health('live')).toEqual({ ingest: 200, router: 200, delivery: 200 });
 
       await broker.restart();
-      await eventually(async () => JSON.stringify(await pipeline!.health('ready')) === JSON.stringify({ ingest: 200, router: 200, delivery: 200 }), 90_000, 'every service ready again');
+      await eventually(
+        async () =>
+          JSON.stringify(await pipeline!.health('ready')) ===
+          JSON.stringify({ ingest: 200, router: 200, delivery: 200 }),
+        90_000,
+        'every service ready again',
+      );
       expect(pipeline.exited()).toEqual({});
 
       // After recovery, as an SDK would: each call retried on 503 until it is acknowledged.
       const after: CallOutcome[] = [];
       for (let i = 0; i < 20; i++) {
         const id = `single-after-${i}`;
-        const outcome = await eventually(async () => {
-          const o = await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, id);
-          return o.status === 200 && o;
-        }, 60_000, `${id} acknowledged`);
+        const outcome = await eventually(
+          async () => {
+            const o = await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, id);
+            return o.status === 200 && o;
+          },
+          60_000,
+          `${id} acknowledged`,
+        );
         after.push(outcome);
       }
 
       const outcomes = [...before, ...during, ...after];
-      await eventually(() => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0, 240_000, 'every acknowledged event at the receiver').catch(() => undefined);
+      await eventually(
+        () => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0,
+        240_000,
+        'every acknowledged event at the receiver',
+      ).catch(() => undefined);
       const report = deliveryReport(receiver, outcomes);
-      console.log('the only broker SIGKILLed and restarted:', JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }));
+      console.log(
+        'the only broker SIGKILLed and restarted:',
+        JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }),
+      );
       if (report.missingAmongAcknowledged.length > 0) console.log(pipeline.tails());
       expect(report.missingAmongAcknowledged).toEqual([]);
     }, 420_000);

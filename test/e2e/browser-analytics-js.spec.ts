@@ -17,7 +17,9 @@ const TITLE = 'Switchyard browser test';
 const CALL_TYPES = ['alias', 'group', 'identify', 'page', 'screen', 'track'];
 
 /** The npm package's browser build, as a site's own bundler would ship it (UMD global `AnalyticsNext`). */
-const NPM_BUILD = readFileSync(join(dirname(require.resolve('@segment/analytics-next/package.json')), 'dist', 'umd', 'index.js'));
+const NPM_BUILD = readFileSync(
+  join(dirname(require.resolve('@segment/analytics-next/package.json')), 'dist', 'umd', 'index.js'),
+);
 
 /**
  * The six calls every page makes, each under the page's own user. Alias comes first and names
@@ -41,18 +43,29 @@ analytics.load("${WRITE_KEY}");
 
 /** The pages, each a different way of using analytics.js; `/start.html` links to one so it has a referrer. */
 function pages(ingestUrl: string): Record<string, string> {
-  const html = (body: string) => `<!doctype html><html><head><title>${TITLE}</title></head><body>${body}</body></html>`;
-  const npm = (loadOptions: object, userId: string, writeKey = WRITE_KEY) => html(`
+  const html = (body: string) =>
+    `<!doctype html><html><head><title>${TITLE}</title></head><body>${body}</body></html>`;
+  const npm = (loadOptions: object, userId: string, writeKey = WRITE_KEY) =>
+    html(`
     <script src="/vendor/analytics-next.js"></script>
     <script>${SIX_CALLS}
       const analytics = AnalyticsNext.AnalyticsBrowser.load({ writeKey: ${JSON.stringify(writeKey)}, cdnURL: ${JSON.stringify(ingestUrl)} }, ${JSON.stringify(loadOptions)});
       sendSixCalls(analytics, ${JSON.stringify(userId)});
     </script>`);
   return {
-    '/start.html': html('<a id="go" href="">next</a><script>document.getElementById("go").href = new URLSearchParams(location.search).get("next")</script>'),
+    '/start.html': html(
+      '<a id="go" href="">next</a><script>document.getElementById("go").href = new URLSearchParams(location.search).get("next")</script>',
+    ),
     '/npm.html': npm({}, 'browser-npm'),
     '/guarded.html': npm({}, 'browser-guarded', GUARDED_WRITE_KEY),
-    '/batching.html': npm({ integrations: { 'Segment.io': { deliveryStrategy: { strategy: 'batching', config: { size: 6, timeout: 200 } } } } }, 'browser-batching'),
+    '/batching.html': npm(
+      {
+        integrations: {
+          'Segment.io': { deliveryStrategy: { strategy: 'batching', config: { size: 6, timeout: 200 } } },
+        },
+      },
+      'browser-batching',
+    ),
     '/snippet.html': html(`
       <a id="docs-link" href="#docs">Docs</a>
       <script>${snippet(ingestUrl)}${SIX_CALLS}
@@ -69,7 +82,8 @@ async function startSite(ingestUrl: string): Promise<{ url: string; server: Serv
   const content = pages(ingestUrl);
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://site').pathname;
-    if (path === '/vendor/analytics-next.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(NPM_BUILD);
+    if (path === '/vendor/analytics-next.js')
+      return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(NPM_BUILD);
     if (content[path]) return void res.writeHead(200, { 'content-type': 'text/html' }).end(content[path]);
     res.writeHead(path === '/favicon.ico' ? 204 : 404).end();
   });
@@ -100,7 +114,10 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
   let site: { url: string; server: Server };
 
   beforeAll(async () => {
-    pipeline = await startPipeline('e2e-web', SECRET, [{ writeKey: WRITE_KEY }, { writeKey: GUARDED_WRITE_KEY, allowedOrigins: ['https://shop.example.com'] }]);
+    pipeline = await startPipeline('e2e-web', SECRET, [
+      { writeKey: WRITE_KEY },
+      { writeKey: GUARDED_WRITE_KEY, allowedOrigins: ['https://shop.example.com'] },
+    ]);
     ({ receiver, ingestUrl } = pipeline);
     site = await startSite(ingestUrl);
   }, 180_000);
@@ -113,16 +130,24 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
   /** Opens `/start.html`, follows its link to `path` (so the page has a referrer), runs `act`. */
   async function visit(path: string, act: (page: Page, run: PageRun) => Promise<unknown>): Promise<PageRun> {
     const browser = await launchChromium();
-    const run: PageRun = { pageUrl: `${site.url}${path}`, referrer: `${site.url}/start.html?next=${path}`, requests: [], problems: [] };
+    const run: PageRun = {
+      pageUrl: `${site.url}${path}`,
+      referrer: `${site.url}/start.html?next=${path}`,
+      requests: [],
+      problems: [],
+    };
     try {
       browser.context.on('request', (request) => run.requests.push(request.url()));
-      browser.context.on('requestfailed', (request) => run.problems.push(`${request.url()} failed: ${request.failure()?.errorText}`));
+      browser.context.on('requestfailed', (request) =>
+        run.problems.push(`${request.url()} failed: ${request.failure()?.errorText}`),
+      );
       browser.context.on('response', (response) => {
         if (response.status() >= 400) run.problems.push(`${response.url()} answered ${response.status()}`);
       });
       const page = await browser.context.newPage();
       page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') run.problems.push(`console ${message.type()}: ${message.text()}`);
+        if (message.type() === 'error' || message.type() === 'warning')
+          run.problems.push(`console ${message.type()}: ${message.text()}`);
       });
       page.on('pageerror', (error) => run.problems.push(`page error: ${error.message}`));
       await page.goto(run.referrer);
@@ -140,7 +165,12 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
     const byType = Object.fromEntries(hooks.map((h) => [h.body.type, h.body]));
     expect(byType.identify).toMatchObject({ userId, traits: { name: 'Ada', plan: 'pro' } });
     expect(byType.track).toMatchObject({ userId, event: 'Order Completed', properties: { revenue: 42.5 } });
-    expect(byType.page).toMatchObject({ userId, category: 'Docs', name: 'Home', properties: { section: 'intro', url: run.pageUrl, title: TITLE } });
+    expect(byType.page).toMatchObject({
+      userId,
+      category: 'Docs',
+      name: 'Home',
+      properties: { section: 'intro', url: run.pageUrl, title: TITLE },
+    });
     expect(byType.group).toMatchObject({ userId, groupId: 'g-1', traits: { name: 'Acme' } });
     expect(byType.screen).toMatchObject({ userId, type: 'screen' });
     // The webhook spells alias's ids "User ID" and "Previous ID" (seed).
@@ -156,13 +186,22 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
       });
     }
     // Nothing left the machine for Segment's CDN or API: every request went to the site or to ingest.
-    expect(run.requests.filter((url) => !url.startsWith(`${site.url}/`) && !url.startsWith(`${ingestUrl}/`))).toEqual([]);
+    expect(
+      run.requests.filter((url) => !url.startsWith(`${site.url}/`) && !url.startsWith(`${ingestUrl}/`)),
+    ).toEqual([]);
     return hooks;
   }
 
   const userOf = (hook: ReceivedWebhook) => hook.body.userId ?? hook.body['User ID'];
   const sixArrived = (userId: string) => () => receiver.waitFor(6, (h) => userOf(h) === userId);
-  const trackingPaths = (run: PageRun) => [...new Set(run.requests.filter((u) => u.startsWith(`${ingestUrl}/v1/`) && !u.includes('/projects/')).map((u) => new URL(u).pathname))].sort();
+  const trackingPaths = (run: PageRun) =>
+    [
+      ...new Set(
+        run.requests
+          .filter((u) => u.startsWith(`${ingestUrl}/v1/`) && !u.includes('/projects/'))
+          .map((u) => new URL(u).pathname),
+      ),
+    ].sort();
 
   it('(a) the npm package with cdnURL pointing at ingest', async () => {
     const run = await visit('/npm.html', sixArrived('browser-npm'));
@@ -182,7 +221,9 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
     });
     await expectSixCallsDelivered(run, 'browser-snippet');
     expect(run.requests).toContain(`${ingestUrl}/analytics.js/v1/${WRITE_KEY}/analytics.min.js`);
-    expect(run.requests.some((u) => u.startsWith(`${ingestUrl}/analytics-next/bundles/auto-track.bundle.`))).toBe(true);
+    expect(
+      run.requests.some((u) => u.startsWith(`${ingestUrl}/analytics-next/bundles/auto-track.bundle.`)),
+    ).toBe(true);
     const [click] = receiver.received.filter((h) => h.body.event === 'Clicked Link');
     expect(click.body).toMatchObject({ userId: 'browser-snippet', type: 'track' });
     expect(run.problems).toEqual([]);
@@ -197,9 +238,17 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
 
   it('refuses a page whose origin its source does not allow, and the page can read why', async () => {
     // analytics.js logs the refusal's text; it may do so before this callback runs, so it looks at what was seen.
-    const run = await visit('/guarded.html', (_page, seen) => eventually(() => seen.problems.some((p) => p.startsWith('console error') && p.includes('allowedOrigins')), 30_000, 'the refusal in the console'));
+    const run = await visit('/guarded.html', (_page, seen) =>
+      eventually(
+        () => seen.problems.some((p) => p.startsWith('console error') && p.includes('allowedOrigins')),
+        30_000,
+        'the refusal in the console',
+      ),
+    );
     expect(run.problems).toContain(`${ingestUrl}/v1/projects/${GUARDED_WRITE_KEY}/settings answered 403`);
-    expect(run.problems).toContainEqual(expect.stringContaining(`pages on ${site.url} may not load this source`));
+    expect(run.problems).toContainEqual(
+      expect.stringContaining(`pages on ${site.url} may not load this source`),
+    );
     expect(trackingPaths(run)).toEqual([]);
     const metrics = await (await fetch(`${ingestUrl}/metrics`)).text();
     expect(metrics).toMatch(/switchyard_ingest_requests_rejected_total\{reason="origin_not_allowed"\} [1-9]/);

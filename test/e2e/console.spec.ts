@@ -29,14 +29,37 @@ describe('delivery console in a real browser', () => {
   let consoleUrl: string;
 
   beforeAll(async () => {
-    [failingFirst, healthySecond, broken] = await Promise.all([WebhookReceiver.start(), WebhookReceiver.start(), WebhookReceiver.start()]);
+    [failingFirst, healthySecond, broken] = await Promise.all([
+      WebhookReceiver.start(),
+      WebhookReceiver.start(),
+      WebhookReceiver.start(),
+    ]);
     failingFirst.respond = () => ({ status: 500, body: '{"error":"primary database <down>"}' });
     broken.respond = () => 404;
     workspace = new WorkspaceFile({
       sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
       destinations: [
-        { id: 'failover', name: 'Failover', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: failingFirst.url('/first?token=secret') }, { url: healthySecond.url('/second') }] } },
-        { id: 'gone', name: 'Gone', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: broken.url('/gone') }] } },
+        {
+          id: 'failover',
+          name: 'Failover',
+          type: 'Webhooks',
+          enabled: true,
+          sources: ['web'],
+          settings: {
+            webhooks: [
+              { url: failingFirst.url('/first?token=secret') },
+              { url: healthySecond.url('/second') },
+            ],
+          },
+        },
+        {
+          id: 'gone',
+          name: 'Gone',
+          type: 'Webhooks',
+          enabled: true,
+          sources: ['web'],
+          settings: { webhooks: [{ url: broken.url('/gone') }] },
+        },
       ],
     });
     const env = {
@@ -48,8 +71,14 @@ describe('delivery console in a real browser', () => {
       DELIVERY_RETRY_SCHEDULE_MS: '100,200',
     };
     // Started one after the other: each creates the topics it needs before the next consumes them.
-    for (const name of ['ingest', 'router', 'delivery'] as const) services.push(await ServiceProcess.start(name, await freePort(), env));
-    services.push(await ServiceProcess.start('console', await freePort(), { ...env, CONSOLE_DELIVERY_URL: services[2].url }));
+    for (const name of ['ingest', 'router', 'delivery'] as const)
+      services.push(await ServiceProcess.start(name, await freePort(), env));
+    services.push(
+      await ServiceProcess.start('console', await freePort(), {
+        ...env,
+        CONSOLE_DELIVERY_URL: services[2].url,
+      }),
+    );
     [ingestUrl, consoleUrl] = [services[0].url, services[3].url];
 
     browser = await launchChromium();
@@ -75,8 +104,17 @@ describe('delivery console in a real browser', () => {
     const integrations = destination ? { All: false, [destination]: true } : undefined;
     const response = await fetch(`${ingestUrl}/v1/track`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}` },
-      body: JSON.stringify({ userId: 'console-user', event, messageId, integrations, properties: { orderId: 1234 } }),
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`,
+      },
+      body: JSON.stringify({
+        userId: 'console-user',
+        event,
+        messageId,
+        integrations,
+        properties: { orderId: 1234 },
+      }),
     });
     expect(response.status).toBe(200);
     return messageId;
@@ -87,12 +125,22 @@ describe('delivery console in a real browser', () => {
    * then loads the page once: reloading in a loop until a row showed, on a loaded machine, once lost
    * Chromium's page mid-navigation ("Not attached to an active page").
    */
-  const loadOnceHeld = async (apiPath: string, held: (body: Record<string, unknown>) => boolean, what: string) => {
-    await eventually(async () => held((await (await page.request.get(`${consoleUrl}${apiPath}`)).json()) as Record<string, unknown>), 90_000, what);
+  const loadOnceHeld = async (
+    apiPath: string,
+    held: (body: Record<string, unknown>) => boolean,
+    what: string,
+  ) => {
+    await eventually(
+      async () =>
+        held((await (await page.request.get(`${consoleUrl}${apiPath}`)).json()) as Record<string, unknown>),
+      90_000,
+      what,
+    );
     await page.reload();
   };
   type Attempts = { messages: Array<{ attempts: Array<{ outcome: string }> }> };
-  const hasAttempt = (outcome: string) => (body: Record<string, unknown>) => (body as unknown as Attempts).messages.some((m) => m.attempts.some((a) => a.outcome === outcome));
+  const hasAttempt = (outcome: string) => (body: Record<string, unknown>) =>
+    (body as unknown as Attempts).messages.some((m) => m.attempts.some((a) => a.outcome === outcome));
 
   it('logs in with the admin token through the form; the token never appears in a URL', async () => {
     await page.goto(`${consoleUrl}/destinations`);
@@ -105,8 +153,13 @@ describe('delivery console in a real browser', () => {
     await page.waitForURL(`${consoleUrl}/destinations`);
     expect(page.url()).not.toContain(ADMIN_TOKEN);
     const cookies = await context.cookies(consoleUrl);
-    expect(cookies).toEqual([expect.objectContaining({ name: 'switchyard_console', httpOnly: true, sameSite: 'Strict' })]);
-    expect(await page.locator('tr.destination').allTextContents()).toEqual([expect.stringContaining('failover'), expect.stringContaining('gone')]);
+    expect(cookies).toEqual([
+      expect.objectContaining({ name: 'switchyard_console', httpOnly: true, sameSite: 'Strict' }),
+    ]);
+    expect(await page.locator('tr.destination').allTextContents()).toEqual([
+      expect.stringContaining('failover'),
+      expect.stringContaining('gone'),
+    ]);
   });
 
   it("shows a message's timeline: the first URL's 500 with its body, then the second URL's 200", async () => {
@@ -118,7 +171,11 @@ describe('delivery console in a real browser', () => {
     await page.click('text=Find message');
     await page.waitForURL(/\/messages\?messageId=/);
     // Both requests of one attempt are recorded together: once the 200 is held, so is the 500 before it.
-    await loadOnceHeld(`/api/messages?messageId=${messageId}`, hasAttempt('delivered'), 'both attempts of the failover message');
+    await loadOnceHeld(
+      `/api/messages?messageId=${messageId}`,
+      hasAttempt('delivered'),
+      'both attempts of the failover message',
+    );
     // Located by what they are, not by position: at least once, a job written twice under load shows its attempts twice.
     const first = page.locator('tr.attempt[data-status="500"]').first();
     const second = page.locator('tr.attempt[data-status="200"]').first();
@@ -126,7 +183,9 @@ describe('delivery console in a real browser', () => {
     expect(await first.getAttribute('data-outcome')).toBe('next-url');
     expect(await first.textContent()).toContain('next-url');
     // The receiver's body is shown as text, markup escaped, and the URL's secret query is not shown.
-    expect(await first.locator('pre.response-body').textContent()).toBe('{"error":"primary database <down>"}');
+    expect(await first.locator('pre.response-body').textContent()).toBe(
+      '{"error":"primary database <down>"}',
+    );
     expect(await page.content()).not.toContain('token=secret');
     expect(await second.getAttribute('data-outcome')).toBe('delivered');
     await healthySecond.waitFor(1, (h) => h.body.messageId === messageId);
@@ -137,7 +196,11 @@ describe('delivery console in a real browser', () => {
     await page.goto(`${consoleUrl}/destinations`);
     await page.click('text=Dead letters');
     await page.waitForURL(`${consoleUrl}/dead-letters`);
-    await loadOnceHeld('/api/dead-letters', (body) => JSON.stringify(body).includes(messageId), 'the dead letter of the 404 destination');
+    await loadOnceHeld(
+      '/api/dead-letters',
+      (body) => JSON.stringify(body).includes(messageId),
+      'the dead letter of the 404 destination',
+    );
     // At least once: under load the job can be written, and so dead-lettered, twice (a stressed CI run
     // showed two rows 2 ms apart); every row must show the 404, and replaying one is enough.
     const rows = page.locator('tr.dead-letter', { hasText: messageId });
@@ -149,7 +212,11 @@ describe('delivery console in a real browser', () => {
     await row.locator('button', { hasText: 'Replay' }).click();
     // The replay answers once delivery has scanned the dead-letter topic: the console allows it 90 s.
     await page.waitForURL(/\/messages\?messageId=/, { timeout: 120_000 });
-    await loadOnceHeld(`/api/messages?messageId=${messageId}`, hasAttempt('delivered'), 'the replayed delivery');
+    await loadOnceHeld(
+      `/api/messages?messageId=${messageId}`,
+      hasAttempt('delivered'),
+      'the replayed delivery',
+    );
     const delivered = page.locator('tr.attempt[data-outcome="delivered"]');
     expect(await delivered.first().getAttribute('data-status')).toBe('200');
     expect(await page.locator('tr.attempt[data-outcome="dead-lettered"]').count()).toBeGreaterThanOrEqual(1);
@@ -177,7 +244,9 @@ describe('delivery console in a real browser', () => {
   it('answers the API with the same session, and 401 without it', async () => {
     const withSession = await page.request.get(`${consoleUrl}/api/destinations`);
     expect(withSession.status()).toBe(200);
-    const body = (await withSession.json()) as { destinations: Array<{ id: string; health: { requests: number } }> };
+    const body = (await withSession.json()) as {
+      destinations: Array<{ id: string; health: { requests: number } }>;
+    };
     expect(body.destinations.find((d) => d.id === 'failover')?.health.requests).toBeGreaterThanOrEqual(2);
     expect((await fetch(`${consoleUrl}/api/destinations`)).status).toBe(401);
   });

@@ -24,9 +24,22 @@ describe('failover after a SIGKILL of each consumer service', () => {
     receiver = await WebhookReceiver.start();
     const workspace = new WorkspaceFile({
       sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
-      destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: receiver.url() }] } }],
+      destinations: [
+        {
+          id: 'hooks',
+          type: 'Webhooks',
+          enabled: true,
+          sources: ['web'],
+          settings: { webhooks: [{ url: receiver.url() }] },
+        },
+      ],
     });
-    processes = await PipelineProcesses.start({ KAFKA_BROKERS: testBrokers(), TOPIC_NAMESPACE: freshNamespace('failover'), TOPIC_PARTITIONS: '2', WORKSPACE_CONFIG: workspace.path });
+    processes = await PipelineProcesses.start({
+      KAFKA_BROKERS: testBrokers(),
+      TOPIC_NAMESPACE: freshNamespace('failover'),
+      TOPIC_PARTITIONS: '2',
+      WORKSPACE_CONFIG: workspace.path,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -44,35 +57,47 @@ describe('failover after a SIGKILL of each consumer service', () => {
     if (res.status !== 200) throw new Error(`ingest answered ${res.status}`);
   };
 
-  it.each(['router', 'delivery'] as const)('%s: events sent after the crash arrive once it is restarted', async (name) => {
-    await send(`warm-${name}`);
-    const [warm] = await receiver.waitFor(1, (h) => h.body.messageId === `warm-${name}`);
-    expect(warm.raw.toString()).toContain('"properties":{"orderId":12345678901234567890}');
+  it.each(['router', 'delivery'] as const)(
+    '%s: events sent after the crash arrive once it is restarted',
+    async (name) => {
+      await send(`warm-${name}`);
+      const [warm] = await receiver.waitFor(1, (h) => h.body.messageId === `warm-${name}`);
+      expect(warm.raw.toString()).toContain('"properties":{"orderId":12345678901234567890}');
 
-    const killedAt = Date.now();
-    expect(await processes!.stopOne(name, 'SIGKILL')).toBe('SIGKILL');
-    const sent: string[] = [];
-    let probing = true;
-    const probes = (async () => {
-      while (probing) {
-        const id = `${name}-${randomUUID()}`;
-        await send(id);
-        sent.push(id);
-        await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
-      }
-    })();
-    await processes!.startAgain(name);
-    const readyAt = Date.now();
-    const [first] = await receiver.waitFor(1, (h) => String(h.body.messageId).startsWith(`${name}-`), 90_000);
-    const flowingAt = Date.now();
-    probing = false;
-    await probes;
+      const killedAt = Date.now();
+      expect(await processes!.stopOne(name, 'SIGKILL')).toBe('SIGKILL');
+      const sent: string[] = [];
+      let probing = true;
+      const probes = (async () => {
+        while (probing) {
+          const id = `${name}-${randomUUID()}`;
+          await send(id);
+          sent.push(id);
+          await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
+        }
+      })();
+      await processes!.startAgain(name);
+      const readyAt = Date.now();
+      const [first] = await receiver.waitFor(
+        1,
+        (h) => String(h.body.messageId).startsWith(`${name}-`),
+        90_000,
+      );
+      const flowingAt = Date.now();
+      probing = false;
+      await probes;
 
-    const arrived = await receiver.waitFor(sent.length, (h) => sent.includes(String(h.body.messageId)), 180_000);
-    expect(new Set(arrived.map((h) => h.body.messageId))).toEqual(new Set(sent));
-    expect(first).toBeDefined();
-    process.stdout.write(
-      `failover ${name}: SIGKILL → restarted and ready ${((readyAt - killedAt) / 1000).toFixed(1)} s → events flowing again ${((flowingAt - killedAt) / 1000).toFixed(1)} s after the kill (KAFKA_SESSION_TIMEOUT_MS ${process.env.KAFKA_SESSION_TIMEOUT_MS ?? '10000, the default'})\n`,
-    );
-  }, 360_000);
+      const arrived = await receiver.waitFor(
+        sent.length,
+        (h) => sent.includes(String(h.body.messageId)),
+        180_000,
+      );
+      expect(new Set(arrived.map((h) => h.body.messageId))).toEqual(new Set(sent));
+      expect(first).toBeDefined();
+      process.stdout.write(
+        `failover ${name}: SIGKILL → restarted and ready ${((readyAt - killedAt) / 1000).toFixed(1)} s → events flowing again ${((flowingAt - killedAt) / 1000).toFixed(1)} s after the kill (KAFKA_SESSION_TIMEOUT_MS ${process.env.KAFKA_SESSION_TIMEOUT_MS ?? '10000, the default'})\n`,
+      );
+    },
+    360_000,
+  );
 });

@@ -57,7 +57,10 @@ describe('Kafka over SASL_SSL', () => {
     try {
       const response = await fetch(`${pipeline.ingest.url}/v1/track`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`,
+        },
         body: JSON.stringify({ userId: 'secure-user', event: 'Signed Up', messageId: 'secure-message-1' }),
       });
       expect(response.status).toBe(200);
@@ -102,7 +105,10 @@ describe('Kafka over SASL_SSL', () => {
   };
 
   it('stops start-up, naming SASL and the password variables, when the password is wrong', async () => {
-    const message = await startupFailure({ KAFKA_SASL_PASSWORD_FILE: '', KAFKA_SASL_PASSWORD: 'not-the-password' });
+    const message = await startupFailure({
+      KAFKA_SASL_PASSWORD_FILE: '',
+      KAFKA_SASL_PASSWORD: 'not-the-password',
+    });
     expect(message).toMatch(/ingest exited with 1/);
     expect(message).toMatch(/SASL authentication failed for user \\?"switchyard\\?" with scram-sha-512/);
     expect(message).toMatch(/check KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/);
@@ -111,7 +117,9 @@ describe('Kafka over SASL_SSL', () => {
   it('stops start-up, naming KAFKA_SSL_CA_FILE, when the broker certificate is not trusted', async () => {
     const message = await startupFailure({ KAFKA_SSL_CA_FILE: '' });
     expect(message).toMatch(/ingest exited with 1/);
-    expect(message).toMatch(/certificate of broker 127\.0\.0\.1:\d+ is not trusted \(SELF_SIGNED_CERT_IN_CHAIN/);
+    expect(message).toMatch(
+      /certificate of broker 127\.0\.0\.1:\d+ is not trusted \(SELF_SIGNED_CERT_IN_CHAIN/,
+    );
     expect(message).toMatch(/set KAFKA_SSL_CA_FILE/);
   }, 60_000);
 });

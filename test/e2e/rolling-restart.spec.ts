@@ -19,7 +19,15 @@ describe('rolling restart of every service under load', () => {
     receiver = await WebhookReceiver.start();
     const workspace = new WorkspaceFile({
       sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
-      destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: receiver.url() }] } }],
+      destinations: [
+        {
+          id: 'hooks',
+          type: 'Webhooks',
+          enabled: true,
+          sources: ['web'],
+          settings: { webhooks: [{ url: receiver.url() }] },
+        },
+      ],
     });
     processes = await PipelineProcesses.start({
       KAFKA_BROKERS: testBrokers(),
@@ -72,7 +80,9 @@ describe('rolling restart of every service under load', () => {
       const delivered = new Set(receiver.received.map((h) => String(h.body.messageId)));
       return [...sent].filter((id) => !delivered.has(id));
     };
-    await eventually(() => missing().length === 0, 90_000, 'every sent event at the receiver').catch(() => undefined);
+    await eventually(() => missing().length === 0, 90_000, 'every sent event at the receiver').catch(
+      () => undefined,
+    );
     expect(missing()).toEqual([]);
     expect(sent.size).toBeGreaterThan(300);
   }, 240_000);

@@ -23,7 +23,16 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
         executablePath: CHROMIUM_PATH,
         headless: true,
         timeout: LAUNCH_TIMEOUT_MS,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       });
       return {
         context,

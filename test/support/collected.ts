@@ -15,7 +15,8 @@ export class Collected<T> {
       const matching = this.items.filter(filter);
       if (matching.length >= count) return matching;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`expected ${count} ${what}, saw ${matching.length} after ${timeoutMs} ms`);
+      if (left <= 0)
+        throw new Error(`expected ${count} ${what}, saw ${matching.length} after ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {

@@ -12,7 +12,11 @@ export function testBrokers(): string {
 export function testKafka(): Kafka {
   // The services write zstd batches; the suites read them with a plain client.
   registerZstdCodec();
-  return new Kafka({ clientId: 'switchyard-test', brokers: testBrokers().split(','), logLevel: logLevel.NOTHING });
+  return new Kafka({
+    clientId: 'switchyard-test',
+    brokers: testBrokers().split(','),
+    logLevel: logLevel.NOTHING,
+  });
 }
 
 /** A topic namespace no other test shares, so tests need no broker restart or cleanup. */
@@ -41,7 +45,13 @@ export type RecordView<T> = (value: unknown, headers: Record<string, string>) =>
 export const deliveryJobView: RecordView<DeliveryJob> = (value, headers) => {
   const { destinationId, messageId, sourceId } = decodeDeliveryHeaders(headers).ids;
   if (destinationId === undefined || messageId === undefined) return value as DeliveryJob;
-  return { jobId: deliveryJobId(messageId, destinationId), destinationId, messageId, sourceId: sourceId as string, body: value as WebhookEnvelope };
+  return {
+    jobId: deliveryJobId(messageId, destinationId),
+    destinationId,
+    messageId,
+    sourceId: sourceId as string,
+    body: value as WebhookEnvelope,
+  };
 };
 
 /** Collects everything on some topics (from the beginning) until `stop`; parsed as JSON. */
@@ -55,7 +65,10 @@ export class TopicReader<T = unknown> {
 
   private constructor(private readonly view: RecordView<T>) {}
 
-  static async start<T = unknown>(topics: string[], view: RecordView<T> = (value) => value as T): Promise<TopicReader<T>> {
+  static async start<T = unknown>(
+    topics: string[],
+    view: RecordView<T> = (value) => value as T,
+  ): Promise<TopicReader<T>> {
     const reader = new TopicReader<T>(view);
     const consumer = testKafka().consumer({ groupId: `reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
     reader.consumer = consumer;
@@ -67,7 +80,8 @@ export class TopicReader<T = unknown> {
 
   private add({ topic, partition, message }: EachMessagePayload): void {
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(message.headers ?? {})) if (v !== undefined) headers[k] = String(Array.isArray(v) ? v[0] : v);
+    for (const [k, v] of Object.entries(message.headers ?? {}))
+      if (v !== undefined) headers[k] = String(Array.isArray(v) ? v[0] : v);
     this.collected.add({
       topic,
       partition,
@@ -80,7 +94,11 @@ export class TopicReader<T = unknown> {
   }
 
   /** Resolves with the records matching `filter` once there are at least `count` of them. */
-  waitFor(count: number, filter: (r: ReadRecord<T>) => boolean = () => true, timeoutMs = 20_000): Promise<ReadRecord<T>[]> {
+  waitFor(
+    count: number,
+    filter: (r: ReadRecord<T>) => boolean = () => true,
+    timeoutMs = 20_000,
+  ): Promise<ReadRecord<T>[]> {
     return this.collected.waitFor(count, filter, timeoutMs, 'records');
   }
 
@@ -90,7 +108,11 @@ export class TopicReader<T = unknown> {
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000, what = 'condition'): Promise<Exclude<T, false | undefined>> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<Exclude<T, false | undefined>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -46,7 +46,12 @@ export class LocalKafka {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-kafka-cluster-'));
     const base = await freePorts(Array.from({ length: size }, (_, i) => [i, 100 + i]).flat());
     const brokers = Array.from({ length: size }, (_, i) => `127.0.0.1:${base + i}`).join(',');
-    const kafka = new LocalKafka('cluster', { KAFKA_CLUSTER_SIZE: String(size), KAFKA_CLUSTER_PORT: String(base), KAFKA_CLUSTER_DIR: dir }, dir, brokers);
+    const kafka = new LocalKafka(
+      'cluster',
+      { KAFKA_CLUSTER_SIZE: String(size), KAFKA_CLUSTER_PORT: String(base), KAFKA_CLUSTER_DIR: dir },
+      dir,
+      brokers,
+    );
     await kafka.script('start');
     return kafka;
   }
@@ -55,12 +60,27 @@ export class LocalKafka {
    * One broker whose listener `brokers` is SASL_SSL (CA `tls.ca`, SCRAM user `user` / `password`),
    * and whose listener `mtlsBrokers` wants a client certificate (`tls.cert`, `tls.key`).
    */
-  static async secure(user = 'switchyard', password = 'switchyard-secret'): Promise<LocalKafka & { mtlsBrokers: string; tls: { ca: string; cert: string; key: string } }> {
+  static async secure(
+    user = 'switchyard',
+    password = 'switchyard-secret',
+  ): Promise<LocalKafka & { mtlsBrokers: string; tls: { ca: string; cert: string; key: string } }> {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-kafka-secure-'));
     const base = await freePorts([0, 1, 2]);
-    const env = { KAFKA_SECURE_PORT: String(base), KAFKA_SECURE_DIR: dir, KAFKA_SECURE_USER: user, KAFKA_SECURE_PASSWORD: password };
-    const tls = { ca: join(dir, 'tls', 'ca.pem'), cert: join(dir, 'tls', 'client.pem'), key: join(dir, 'tls', 'client.key') };
-    const kafka = Object.assign(new LocalKafka('secure', env, dir, `127.0.0.1:${base}`), { mtlsBrokers: `127.0.0.1:${base + 2}`, tls });
+    const env = {
+      KAFKA_SECURE_PORT: String(base),
+      KAFKA_SECURE_DIR: dir,
+      KAFKA_SECURE_USER: user,
+      KAFKA_SECURE_PASSWORD: password,
+    };
+    const tls = {
+      ca: join(dir, 'tls', 'ca.pem'),
+      cert: join(dir, 'tls', 'client.pem'),
+      key: join(dir, 'tls', 'client.key'),
+    };
+    const kafka = Object.assign(new LocalKafka('secure', env, dir, `127.0.0.1:${base}`), {
+      mtlsBrokers: `127.0.0.1:${base + 2}`,
+      tls,
+    });
     await kafka.script('start');
     return kafka;
   }
@@ -82,7 +102,10 @@ export class LocalKafka {
 
   private async script(...args: string[]): Promise<void> {
     try {
-      await run('bash', [SCRIPT, this.mode, ...args], { env: { ...process.env, ...this.env }, maxBuffer: 16 * 1024 * 1024 });
+      await run('bash', [SCRIPT, this.mode, ...args], {
+        env: { ...process.env, ...this.env },
+        maxBuffer: 16 * 1024 * 1024,
+      });
     } catch (error) {
       const { stdout, stderr } = error as { stdout?: string; stderr?: string };
       throw new Error(`kafka.sh ${this.mode} ${args.join(' ')} failed:\n${stdout ?? ''}${stderr ?? ''}`);

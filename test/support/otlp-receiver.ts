@@ -20,7 +20,13 @@ export interface ReceivedSpan {
   links: Array<{ traceId: string; spanId: string }>;
 }
 
-type AnyValue = { stringValue?: string; boolValue?: boolean; intValue?: number | string; doubleValue?: number; arrayValue?: { values?: AnyValue[] } };
+type AnyValue = {
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: number | string;
+  doubleValue?: number;
+  arrayValue?: { values?: AnyValue[] };
+};
 type KeyValue = { key: string; value?: AnyValue };
 type Id = string | Uint8Array | undefined;
 /** ExportTraceServiceRequest in either encoding, once decoded (protobuf ids are bytes, JSON ids hex). */
@@ -42,17 +48,23 @@ interface ExportRequest {
   }>;
 }
 
-const exportRequest: Type = loadSync(join(__dirname, 'otlp', 'trace.proto')).lookupType('opentelemetry.proto.ExportTraceServiceRequest');
+const exportRequest: Type = loadSync(join(__dirname, 'otlp', 'trace.proto')).lookupType(
+  'opentelemetry.proto.ExportTraceServiceRequest',
+);
 
 function decode(contentType: string, body: Buffer): ExportRequest {
   if (contentType.startsWith('application/x-protobuf')) {
-    return exportRequest.toObject(exportRequest.decode(body), { longs: Number, enums: Number }) as ExportRequest;
+    return exportRequest.toObject(exportRequest.decode(body), {
+      longs: Number,
+      enums: Number,
+    }) as ExportRequest;
   }
   if (contentType.startsWith('application/json')) return JSON.parse(body.toString('utf8')) as ExportRequest;
   throw new Error(`unexpected content type ${contentType}`);
 }
 
-const hex = (id: Id) => (id === undefined ? '' : typeof id === 'string' ? id : Buffer.from(id).toString('hex'));
+const hex = (id: Id) =>
+  id === undefined ? '' : typeof id === 'string' ? id : Buffer.from(id).toString('hex');
 
 function value(v: AnyValue | undefined): unknown {
   if (!v) return undefined;
@@ -61,7 +73,8 @@ function value(v: AnyValue | undefined): unknown {
   return v.stringValue ?? v.boolValue ?? v.doubleValue;
 }
 
-const flat = (attributes: KeyValue[] = []) => Object.fromEntries(attributes.map((a) => [a.key, value(a.value)]));
+const flat = (attributes: KeyValue[] = []) =>
+  Object.fromEntries(attributes.map((a) => [a.key, value(a.value)]));
 
 /**
  * An OTLP/HTTP trace receiver on 127.0.0.1, as a collector would be: it decodes protobuf (the
@@ -83,7 +96,9 @@ export class OtlpReceiver {
           receiver.add(decode(contentType, Buffer.concat(chunks)));
           receiver.contentTypes.add(contentType);
           // An empty ExportTraceServiceResponse in the request's own encoding.
-          res.writeHead(200, { 'content-type': contentType }).end(contentType.startsWith('application/json') ? '{}' : '');
+          res
+            .writeHead(200, { 'content-type': contentType })
+            .end(contentType.startsWith('application/json') ? '{}' : '');
         } catch {
           res.writeHead(400).end();
         }

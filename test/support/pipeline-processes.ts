@@ -41,7 +41,9 @@ export class PipelineProcesses {
 
   /** Each service's answer to a health path, e.g. `{ ingest: 200, router: 503, delivery: 200 }`. */
   async health(path: 'live' | 'ready'): Promise<Record<ServiceName, number>> {
-    const statuses = await Promise.all(SERVICES.map(async (name) => (await fetch(`${this.services[name].url}/health/${path}`)).status));
+    const statuses = await Promise.all(
+      SERVICES.map(async (name) => (await fetch(`${this.services[name].url}/health/${path}`)).status),
+    );
     return { ingest: statuses[0], router: statuses[1], delivery: statuses[2] };
   }
 
@@ -80,14 +82,32 @@ export interface PipelineSource {
  * The whole system as a user runs it: ingest, router and delivery, each its own process, on a
  * fresh namespace, delivering the sources' calls (signed with `sharedSecret`) to a real receiver.
  */
-export async function startPipeline(label: string, sharedSecret: string, sources: PipelineSource[]): Promise<RunningPipeline> {
+export async function startPipeline(
+  label: string,
+  sharedSecret: string,
+  sources: PipelineSource[],
+): Promise<RunningPipeline> {
   const receiver = await WebhookReceiver.start();
   const ids = sources.map((_, i) => `source-${i}`);
   const workspace = new WorkspaceFile({
     sources: sources.map((source, i) => ({ id: ids[i], name: ids[i], ...source })),
-    destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ids, settings: { sharedSecret, webhooks: [{ url: receiver.url('/hooks') }] } }],
+    destinations: [
+      {
+        id: 'hooks',
+        type: 'Webhooks',
+        enabled: true,
+        sources: ids,
+        settings: { sharedSecret, webhooks: [{ url: receiver.url('/hooks') }] },
+      },
+    ],
   });
-  const env = { KAFKA_BROKERS: testBrokers(), TOPIC_NAMESPACE: freshNamespace(label), TOPIC_PARTITIONS: '2', WORKSPACE_CONFIG: workspace.path, DELIVERY_RETRY_SCHEDULE_MS: '100,200' };
+  const env = {
+    KAFKA_BROKERS: testBrokers(),
+    TOPIC_NAMESPACE: freshNamespace(label),
+    TOPIC_PARTITIONS: '2',
+    WORKSPACE_CONFIG: workspace.path,
+    DELIVERY_RETRY_SCHEDULE_MS: '100,200',
+  };
   const cleanUp = async () => {
     await receiver.stop();
     workspace.remove();
@@ -99,5 +119,9 @@ export async function startPipeline(label: string, sharedSecret: string, sources
     await cleanUp();
     throw error;
   }
-  return { receiver, ingestUrl: processes.ingest.url, stop: async () => (await processes.stop(), await cleanUp()) };
+  return {
+    receiver,
+    ingestUrl: processes.ingest.url,
+    stop: async () => (await processes.stop(), await cleanUp()),
+  };
 }

@@ -43,7 +43,9 @@ export async function stopLeftoverServices(): Promise<void> {
  * failed test, because a wait that timed out says only what did not arrive, not which service stalled.
  */
 export function liveServiceOutput(lines = 60): string {
-  return [...running].map((s) => `--- ${s.name} (${s.url}), last ${lines} lines:\n${s.tail(lines)}`).join('\n');
+  return [...running]
+    .map((s) => `--- ${s.name} (${s.url}), last ${lines} lines:\n${s.tail(lines)}`)
+    .join('\n');
 }
 
 /**
@@ -63,13 +65,29 @@ export class ServiceProcess {
     child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
   }
 
-  static async start(name: 'ingest' | 'router' | 'delivery' | 'console', port: number, env: NodeJS.ProcessEnv, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
-    if (fileFinished) throw new Error(`${name} not started: its test file has finished (a set-up that timed out is still running)`);
-    const entry = options.compiled ? [join(root, 'dist', 'apps', name, 'src', 'main.js')] : ['-r', '@swc-node/register', join(root, 'apps', name, 'src', 'main.ts')];
+  static async start(
+    name: 'ingest' | 'router' | 'delivery' | 'console',
+    port: number,
+    env: NodeJS.ProcessEnv,
+    options: ServiceProcessOptions = {},
+  ): Promise<ServiceProcess> {
+    if (fileFinished)
+      throw new Error(
+        `${name} not started: its test file has finished (a set-up that timed out is still running)`,
+      );
+    const entry = options.compiled
+      ? [join(root, 'dist', 'apps', name, 'src', 'main.js')]
+      : ['-r', '@swc-node/register', join(root, 'apps', name, 'src', 'main.ts')];
     const nodeOptions = [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ');
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
       cwd: root,
-      env: { ...process.env, ...TEST_SERVICE_DEFAULTS, ...env, PORT: String(port), NODE_OPTIONS: nodeOptions },
+      env: {
+        ...process.env,
+        ...TEST_SERVICE_DEFAULTS,
+        ...env,
+        PORT: String(port),
+        NODE_OPTIONS: nodeOptions,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const service = new ServiceProcess(name, child, port);
@@ -98,15 +116,19 @@ export class ServiceProcess {
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.tail()}`);
+      if (Date.now() > deadline)
+        throw new Error(`${this.name} not ready after ${timeoutMs} ms:\n${this.tail()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
   /** Sends a signal and resolves with the exit code (or signal name) once the process is gone. */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode ?? this.child.signalCode ?? '';
-    const exited = new Promise<number | string>((resolve) => this.child.once('exit', (code, sig) => resolve(code ?? sig ?? '')));
+    if (this.child.exitCode !== null || this.child.signalCode !== null)
+      return this.child.exitCode ?? this.child.signalCode ?? '';
+    const exited = new Promise<number | string>((resolve) =>
+      this.child.once('exit', (code, sig) => resolve(code ?? sig ?? '')),
+    );
     this.child.kill(signal);
     return exited;
   }

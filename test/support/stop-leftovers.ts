@@ -8,7 +8,10 @@ import { liveServiceOutput, stopLeftoverServices } from './service-process';
 afterEach(() => {
   const failed = (globalThis as Record<string, unknown>)[TEST_FAILED] === true;
   const output = failed ? liveServiceOutput() : '';
-  if (output) process.stderr.write(`\nServices' output after the failed test "${expect.getState().currentTestName}":\n${output}\n`);
+  if (output)
+    process.stderr.write(
+      `\nServices' output after the failed test "${expect.getState().currentTestName}":\n${output}\n`,
+    );
 });
 
 // A root-level afterAll, so it runs after the file's own clean-up and stops only what that clean-up could not reach.

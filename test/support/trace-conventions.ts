@@ -6,9 +6,16 @@ export function kafkaSpans(spans: ReceivedSpan[]): ReceivedSpan[] {
 }
 
 /** The one span named `name` among `spans`; fails the test, listing what there is, when there is not exactly one. */
-export function onlySpan(spans: ReceivedSpan[], name: string, where: (s: ReceivedSpan) => boolean = () => true): ReceivedSpan {
+export function onlySpan(
+  spans: ReceivedSpan[],
+  name: string,
+  where: (s: ReceivedSpan) => boolean = () => true,
+): ReceivedSpan {
   const found = spans.filter((s) => s.name === name && where(s));
-  if (found.length !== 1) throw new Error(`expected one span "${name}", found ${found.length} among: ${spans.map((s) => s.name).join(', ')}`);
+  if (found.length !== 1)
+    throw new Error(
+      `expected one span "${name}", found ${found.length} among: ${spans.map((s) => s.name).join(', ')}`,
+    );
   return found[0];
 }
 
@@ -20,7 +27,12 @@ export function onlySpan(spans: ReceivedSpan[], name: string, where: (s: Receive
 export function lineage(spans: ReceivedSpan[], leaf: ReceivedSpan): ReceivedSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s]));
   const chain = [leaf];
-  for (let parent = byId.get(leaf.parentSpanId); parent && !chain.includes(parent); parent = byId.get(parent.parentSpanId)) chain.unshift(parent);
+  for (
+    let parent = byId.get(leaf.parentSpanId);
+    parent && !chain.includes(parent);
+    parent = byId.get(parent.parentSpanId)
+  )
+    chain.unshift(parent);
   return chain;
 }
 
@@ -43,8 +55,14 @@ export function conventionProblems(span: ReceivedSpan): string[] {
   const expect = (ok: boolean, rule: string) => ok || problems.push(`${span.name}: ${rule}`);
   expect(['create', 'send', 'process'].includes(operation), `operation type "${operation}"`);
   expect(a['messaging.operation.name'] === operation, 'operation name');
-  expect(typeof a['messaging.destination.name'] === 'string' && a['messaging.destination.name'] !== '', 'destination name');
-  expect(span.name === `${operation} ${String(a['messaging.destination.name'])}`, 'name is "{operation} {destination}"');
+  expect(
+    typeof a['messaging.destination.name'] === 'string' && a['messaging.destination.name'] !== '',
+    'destination name',
+  );
+  expect(
+    span.name === `${operation} ${String(a['messaging.destination.name'])}`,
+    'name is "{operation} {destination}"',
+  );
   expect((KIND_OF_OPERATION[operation] ?? []).includes(span.kind), `kind ${span.kind}`);
   if (operation === 'process') {
     expect(typeof a['messaging.consumer.group.name'] === 'string', 'consumer group');
@@ -52,6 +70,9 @@ export function conventionProblems(span: ReceivedSpan): string[] {
     expect(Number.isInteger(a['messaging.kafka.offset']), 'offset');
   }
   const count = a['messaging.batch.message_count'];
-  expect(count === undefined || (Number.isInteger(count) && (count as number) > 1), 'batch count only for batches');
+  expect(
+    count === undefined || (Number.isInteger(count) && (count as number) > 1),
+    'batch count only for batches',
+  );
   return problems;
 }

@@ -7,12 +7,21 @@ export interface CallOutcome {
 }
 
 /** One `/v1/track` call with its own messageId, as an SDK sends it, with an SDK's client timeout. */
-export async function trackCall(ingestUrl: string, writeKey: string, messageId: string, userId = 'user-0', clientTimeoutMs = 15_000): Promise<CallOutcome> {
+export async function trackCall(
+  ingestUrl: string,
+  writeKey: string,
+  messageId: string,
+  userId = 'user-0',
+  clientTimeoutMs = 15_000,
+): Promise<CallOutcome> {
   let status: CallOutcome['status'];
   try {
     const response = await fetch(`${ingestUrl}/v1/track`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`,
+      },
       body: JSON.stringify({ userId, event: 'Load Tick', messageId, properties: { messageId } }),
       signal: AbortSignal.timeout(clientTimeoutMs),
     });
@@ -47,7 +56,12 @@ export async function runTrackLoad(options: LoadOptions): Promise<CallOutcome[]>
   const sender = async () => {
     while (next < options.total) {
       const i = next++;
-      const outcome = await trackCall(options.ingestUrl, options.writeKey, `${options.prefix}-${i}`, `user-${i % options.users}`);
+      const outcome = await trackCall(
+        options.ingestUrl,
+        options.writeKey,
+        `${options.prefix}-${i}`,
+        `user-${i % options.users}`,
+      );
       outcomes.push(outcome);
       options.onOutcome?.(outcome, outcomes.length);
       await new Promise((resolve) => setTimeout(resolve, options.pauseMs));

@@ -55,7 +55,11 @@ export class WebhookReceiver {
   }
 
   /** Resolves with the accepted webhooks matching `filter` once there are `count` of them. */
-  waitFor(count: number, filter: (h: ReceivedWebhook) => boolean = () => true, timeoutMs = 30_000): Promise<ReceivedWebhook[]> {
+  waitFor(
+    count: number,
+    filter: (h: ReceivedWebhook) => boolean = () => true,
+    timeoutMs = 30_000,
+  ): Promise<ReceivedWebhook[]> {
     return this.collected.waitFor(count, filter, timeoutMs, 'webhooks');
   }
 

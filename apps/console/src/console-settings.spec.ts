@@ -4,7 +4,14 @@ const base = { WORKSPACE_CONFIG: '/tmp/workspace.yaml' };
 
 describe('console settings', () => {
   it('defaults to port 8083, a 100,000-attempt index and delivery on localhost', () => {
-    expect(consoleSettingsFromEnv(base)).toMatchObject({ port: 8083, maxAttempts: 100_000, maxDeadLetters: 10_000, callsPerSource: 100, deliveryUrl: 'http://127.0.0.1:8082', secureCookie: false });
+    expect(consoleSettingsFromEnv(base)).toMatchObject({
+      port: 8083,
+      maxAttempts: 100_000,
+      maxDeadLetters: 10_000,
+      callsPerSource: 100,
+      deliveryUrl: 'http://127.0.0.1:8082',
+      secureCookie: false,
+    });
   });
 
   it.each([

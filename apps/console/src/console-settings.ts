@@ -1,6 +1,14 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength } from 'class-validator';
-import { assertKafkaSettings, CommonSettings, commonSettingsFromEnv, envBoolean, envNumber, envString, validateSettings } from '@switchyard/config';
+import {
+  assertKafkaSettings,
+  CommonSettings,
+  commonSettingsFromEnv,
+  envBoolean,
+  envNumber,
+  envString,
+  validateSettings,
+} from '@switchyard/config';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -8,23 +16,38 @@ const HOUR = 60 * MINUTE;
 /** The console's settings: defaults, then the environment; validated at start-up. */
 export class ConsoleSettings extends CommonSettings {
   /** Attempt records held in memory; past it the oldest are evicted (and counted). ~1 KB each with a response body, less without. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(5_000_000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(5_000_000)
   maxAttempts!: number;
 
   /** Dead-letter records held in memory; past it the oldest are evicted (and counted). */
-  @Type(() => Number) @IsInt() @Min(1) @Max(1_000_000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
   maxDeadLetters!: number;
 
   /** Calls kept per source for the live debugger; past it the oldest are evicted (and counted). */
-  @Type(() => Number) @IsInt() @Min(1) @Max(10_000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
   callsPerSource!: number;
 
   /** Delivery's base URL: replays go through its `/dead-letters/replay`, the one replay implementation. */
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'deliveryUrl (CONSOLE_DELIVERY_URL) must be an http(s) URL' })
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'deliveryUrl (CONSOLE_DELIVERY_URL) must be an http(s) URL' },
+  )
   deliveryUrl!: string;
 
   /** How long a login lasts. */
-  @Type(() => Number) @IsInt() @Min(MINUTE) @Max(30 * 24 * HOUR)
+  @Type(() => Number)
+  @IsInt()
+  @Min(MINUTE)
+  @Max(30 * 24 * HOUR)
   sessionTtlMs!: number;
 
   /** Mark the session cookie `Secure`: set it when the console is served over HTTPS (an ingress), as it should be beyond localhost. */
@@ -32,7 +55,9 @@ export class ConsoleSettings extends CommonSettings {
   secureCookie!: boolean;
 
   /** The admin token: the API's bearer token and the login form's password. Unset: the console answers 503. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
   adminToken?: string;
 }
 

@@ -41,7 +41,10 @@ export class ConsoleViews {
   /** Configured destinations, then any others that have attempts. */
   destinations(): DestinationSummary[] {
     const configured = this.workspace.config.destinations.map((d) => d.id);
-    const ids = [...configured, ...this.indexes.attempts.destinationIds().filter((id) => !configured.includes(id))];
+    const ids = [
+      ...configured,
+      ...this.indexes.attempts.destinationIds().filter((id) => !configured.includes(id)),
+    ];
     return ids.map((id) => this.destination(id));
   }
 
@@ -56,7 +59,9 @@ export class ConsoleViews {
   }
 
   isKnownDestination(id: string): boolean {
-    return this.workspace.destination(id) !== undefined || this.indexes.attempts.destinationIds().includes(id);
+    return (
+      this.workspace.destination(id) !== undefined || this.indexes.attempts.destinationIds().includes(id)
+    );
   }
 
   attempts(destinationId: string, filter: AttemptFilter, limit: number): IndexedAttempt[] {
@@ -65,7 +70,8 @@ export class ConsoleViews {
 
   messages(query: MessageQuery): MessageTimeline[] {
     if (query.messageId !== undefined) return this.indexes.attempts.message(query.messageId);
-    if (query.userId !== undefined) return this.indexes.attempts.messagesOfUser(query.userId, MESSAGES_PER_USER);
+    if (query.userId !== undefined)
+      return this.indexes.attempts.messagesOfUser(query.userId, MESSAGES_PER_USER);
     return [];
   }
 

@@ -9,7 +9,10 @@ import { ConsoleModule } from './console.module';
 const FORM_BODY_LIMIT = 4096;
 
 /** Starts the console; used by main.ts and by tests (port 0, a fresh topic namespace). */
-export async function startConsole(settings: ConsoleSettings, logger: Logger): Promise<NestFastifyApplication> {
+export async function startConsole(
+  settings: ConsoleSettings,
+  logger: Logger,
+): Promise<NestFastifyApplication> {
   const workspace = new WorkspaceConfigStore(settings.workspaceConfigPath, logger);
   workspace.watch();
   try {
@@ -21,9 +24,16 @@ export async function startConsole(settings: ConsoleSettings, logger: Logger): P
       buildCommit: settings.buildCommit,
       configure: (nest) => {
         // The pages' forms post urlencoded bodies; Fastify parses only JSON by itself.
-        nest.getHttpAdapter().getInstance().addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
-          done(null, Object.fromEntries(new URLSearchParams(String(body))));
-        });
+        nest
+          .getHttpAdapter()
+          .getInstance()
+          .addContentTypeParser(
+            'application/x-www-form-urlencoded',
+            { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+            (_request, body, done) => {
+              done(null, Object.fromEntries(new URLSearchParams(String(body))));
+            },
+          );
       },
     });
     app.getHttpServer().once('close', () => workspace.close());

@@ -32,7 +32,11 @@ export class ConsoleModule {
         { provide: LOGGER, useValue: logger },
         { provide: TOPICS, useValue: topicNames(settings.topicNamespace) },
         { provide: KAFKA_CONNECTION, useFactory: () => kafkaConnection(settings) },
-        { provide: Kafka, useFactory: (connection: KafkaConnection) => createKafka('switchyard-console', connection, logger), inject: [KAFKA_CONNECTION] },
+        {
+          provide: Kafka,
+          useFactory: (connection: KafkaConnection) => createKafka('switchyard-console', connection, logger),
+          inject: [KAFKA_CONNECTION],
+        },
         // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
         { provide: WorkspaceConfigStore, useValue: workspace },
         {
@@ -47,7 +51,10 @@ export class ConsoleModule {
         ConsoleViews,
         { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
         AdminTokenGuard,
-        { provide: ConsoleSessions, useValue: new ConsoleSessions(settings.adminToken, settings.sessionTtlMs, settings.secureCookie) },
+        {
+          provide: ConsoleSessions,
+          useValue: new ConsoleSessions(settings.adminToken, settings.sessionTtlMs, settings.secureCookie),
+        },
         ConsoleAuthGuard,
         { provide: DeliveryReplay, useValue: new DeliveryReplay(settings.deliveryUrl, settings.adminToken) },
       ],

@@ -16,10 +16,16 @@ export const UNCONFIGURED_DESTINATION = '(unconfigured)';
 const JOB_OUTCOMES: ReadonlyArray<NextStep['kind']> = ['delivered', 'retry', 'dead'];
 
 /** Gauge values of a circuit, growing with how bad it is, so `max by (destination)` means something. */
-export const CIRCUIT_STATE_VALUE: Readonly<Record<CircuitState, number>> = { closed: 0, 'half-open': 1, open: 2 };
+export const CIRCUIT_STATE_VALUE: Readonly<Record<CircuitState, number>> = {
+  closed: 0,
+  'half-open': 1,
+  open: 2,
+};
 
 /** An event's age at delivery spans milliseconds (live traffic) to the 4-hour retry window and beyond (replays). */
-const AGE_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 1800, 3600, 7200, 14400];
+const AGE_BUCKETS_SECONDS = [
+  0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 1800, 3600, 7200, 14400,
+];
 
 /** What the scrape-time gauges read from the running service. */
 export interface DeliveryLiveState {
@@ -40,51 +46,85 @@ export function readLiveStateFrom(state: DeliveryLiveState | undefined): void {
 
 function families() {
   return {
-    jobs: metric('switchyard_delivery_jobs_total', () => new Counter({
-      name: 'switchyard_delivery_jobs_total',
-      help: 'Delivery attempts by destination and outcome: delivered, retry, dead',
-      labelNames: ['destination', 'outcome'],
-    })),
-    requestSeconds: metric('switchyard_delivery_request_duration_seconds', () => new Histogram({
-      name: 'switchyard_delivery_request_duration_seconds',
-      help: 'Duration of one webhook request, by destination and result',
-      labelNames: ['destination', 'result'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    })),
-    eventAge: metric('switchyard_delivery_event_age_seconds', () => new Histogram({
-      name: 'switchyard_delivery_event_age_seconds',
-      help: 'Age of a call when its webhook answered 2xx: from ingest receiving it to the answer, retries included, by destination',
-      labelNames: ['destination'],
-      buckets: AGE_BUCKETS_SECONDS,
-    })),
-    retries: metric('switchyard_delivery_retries_total', () => new Counter({
-      name: 'switchyard_delivery_retries_total',
-      help: 'Jobs sent to a retry topic, by destination and tier',
-      labelNames: ['destination', 'tier'],
-    })),
-    deadLetters: metric('switchyard_delivery_dead_letters_total', () => new Counter({
-      name: 'switchyard_delivery_dead_letters_total',
-      help: 'Jobs sent to the dead-letter topic, by destination and failure',
-      labelNames: ['destination', 'failure'],
-    })),
-    replays: metric('switchyard_delivery_replays_total', () => new Counter({
-      name: 'switchyard_delivery_replays_total',
-      help: 'Dead letters replayed into delivery',
-    })),
-    inFlight: metric('switchyard_delivery_in_flight', () => new Gauge({
-      name: 'switchyard_delivery_in_flight',
-      help: 'Jobs taken from Kafka and not finished yet',
-    })),
-    retryBacklog: metric('switchyard_delivery_retry_backlog', () => new Gauge({
-      name: 'switchyard_delivery_retry_backlog',
-      help: 'Jobs waiting in each retry tier (end offset minus the group committed offset)',
-      labelNames: ['tier'],
-      async collect() {
-        if (!live) return;
-        const lag = await live.lag.measure().catch(() => undefined);
-        if (lag) for (const { tier, jobs } of retryBacklog(lag, live.retryTopics)) this.set({ tier: String(tier) }, jobs);
-      },
-    })),
+    jobs: metric(
+      'switchyard_delivery_jobs_total',
+      () =>
+        new Counter({
+          name: 'switchyard_delivery_jobs_total',
+          help: 'Delivery attempts by destination and outcome: delivered, retry, dead',
+          labelNames: ['destination', 'outcome'],
+        }),
+    ),
+    requestSeconds: metric(
+      'switchyard_delivery_request_duration_seconds',
+      () =>
+        new Histogram({
+          name: 'switchyard_delivery_request_duration_seconds',
+          help: 'Duration of one webhook request, by destination and result',
+          labelNames: ['destination', 'result'],
+          buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+        }),
+    ),
+    eventAge: metric(
+      'switchyard_delivery_event_age_seconds',
+      () =>
+        new Histogram({
+          name: 'switchyard_delivery_event_age_seconds',
+          help: 'Age of a call when its webhook answered 2xx: from ingest receiving it to the answer, retries included, by destination',
+          labelNames: ['destination'],
+          buckets: AGE_BUCKETS_SECONDS,
+        }),
+    ),
+    retries: metric(
+      'switchyard_delivery_retries_total',
+      () =>
+        new Counter({
+          name: 'switchyard_delivery_retries_total',
+          help: 'Jobs sent to a retry topic, by destination and tier',
+          labelNames: ['destination', 'tier'],
+        }),
+    ),
+    deadLetters: metric(
+      'switchyard_delivery_dead_letters_total',
+      () =>
+        new Counter({
+          name: 'switchyard_delivery_dead_letters_total',
+          help: 'Jobs sent to the dead-letter topic, by destination and failure',
+          labelNames: ['destination', 'failure'],
+        }),
+    ),
+    replays: metric(
+      'switchyard_delivery_replays_total',
+      () =>
+        new Counter({
+          name: 'switchyard_delivery_replays_total',
+          help: 'Dead letters replayed into delivery',
+        }),
+    ),
+    inFlight: metric(
+      'switchyard_delivery_in_flight',
+      () =>
+        new Gauge({
+          name: 'switchyard_delivery_in_flight',
+          help: 'Jobs taken from Kafka and not finished yet',
+        }),
+    ),
+    retryBacklog: metric(
+      'switchyard_delivery_retry_backlog',
+      () =>
+        new Gauge({
+          name: 'switchyard_delivery_retry_backlog',
+          help: 'Jobs waiting in each retry tier (end offset minus the group committed offset)',
+          labelNames: ['tier'],
+          async collect() {
+            if (!live) return;
+            const lag = await live.lag.measure().catch(() => undefined);
+            if (lag)
+              for (const { tier, jobs } of retryBacklog(lag, live.retryTopics))
+                this.set({ tier: String(tier) }, jobs);
+          },
+        }),
+    ),
     attemptRecordsLost: metric('switchyard_delivery_attempt_records_lost_total', () => {
       const counter = new Counter({
         name: 'switchyard_delivery_attempt_records_lost_total',
@@ -94,36 +134,54 @@ function families() {
       for (const reason of ['backlog', 'produce-failed']) counter.inc({ reason }, 0);
       return counter;
     }),
-    circuitState: metric('switchyard_delivery_circuit_state', () => new Gauge({
-      name: 'switchyard_delivery_circuit_state',
-      help: 'Circuit breaker of each webhook URL in this process: 0 closed, 1 half-open (probing), 2 open (failing fast)',
-      labelNames: ['destination', 'url_index'],
-      collect() {
-        this.reset();
-        for (const destination of live?.destinations() ?? []) {
-          destination.settings.webhooks.forEach((webhook, index) =>
-            this.set({ destination: destination.id, url_index: String(index) }, CIRCUIT_STATE_VALUE[live!.breakers.state(webhook.url)]));
-        }
-      },
-    })),
-    requestsInFlight: metric('switchyard_delivery_requests_in_flight', () => new Gauge({
-      name: 'switchyard_delivery_requests_in_flight',
-      help: 'Jobs of the destination holding one of its request slots now (DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION)',
-      labelNames: ['destination'],
-      collect() {
-        this.reset();
-        for (const { id } of live?.destinations() ?? []) this.set({ destination: id }, live!.limiter.inFlight(id));
-      },
-    })),
-    jobsWaiting: metric('switchyard_delivery_jobs_waiting', () => new Gauge({
-      name: 'switchyard_delivery_jobs_waiting',
-      help: 'Jobs of the destination waiting in this process for a request slot',
-      labelNames: ['destination'],
-      collect() {
-        this.reset();
-        for (const { id } of live?.destinations() ?? []) this.set({ destination: id }, live!.limiter.queued(id));
-      },
-    })),
+    circuitState: metric(
+      'switchyard_delivery_circuit_state',
+      () =>
+        new Gauge({
+          name: 'switchyard_delivery_circuit_state',
+          help: 'Circuit breaker of each webhook URL in this process: 0 closed, 1 half-open (probing), 2 open (failing fast)',
+          labelNames: ['destination', 'url_index'],
+          collect() {
+            this.reset();
+            for (const destination of live?.destinations() ?? []) {
+              destination.settings.webhooks.forEach((webhook, index) =>
+                this.set(
+                  { destination: destination.id, url_index: String(index) },
+                  CIRCUIT_STATE_VALUE[live!.breakers.state(webhook.url)],
+                ),
+              );
+            }
+          },
+        }),
+    ),
+    requestsInFlight: metric(
+      'switchyard_delivery_requests_in_flight',
+      () =>
+        new Gauge({
+          name: 'switchyard_delivery_requests_in_flight',
+          help: 'Jobs of the destination holding one of its request slots now (DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION)',
+          labelNames: ['destination'],
+          collect() {
+            this.reset();
+            for (const { id } of live?.destinations() ?? [])
+              this.set({ destination: id }, live!.limiter.inFlight(id));
+          },
+        }),
+    ),
+    jobsWaiting: metric(
+      'switchyard_delivery_jobs_waiting',
+      () =>
+        new Gauge({
+          name: 'switchyard_delivery_jobs_waiting',
+          help: 'Jobs of the destination waiting in this process for a request slot',
+          labelNames: ['destination'],
+          collect() {
+            this.reset();
+            for (const { id } of live?.destinations() ?? [])
+              this.set({ destination: id }, live!.limiter.queued(id));
+          },
+        }),
+    ),
   };
 }
 
@@ -165,7 +223,8 @@ export class DeliveryMetrics {
     if (step.kind === 'retry') retries.inc({ destination, tier: String(step.tier) });
     if (step.kind === 'dead') deadLetters.inc({ destination, failure: step.failure });
     // Hosts' clocks differ a little; a call "from the future" is counted as just received.
-    if (step.kind === 'delivered' && ageSeconds !== undefined) eventAge.observe({ destination }, Math.max(0, ageSeconds));
+    if (step.kind === 'delivered' && ageSeconds !== undefined)
+      eventAge.observe({ destination }, Math.max(0, ageSeconds));
   }
 
   requestDone(destinationId: string, seconds: number, result: 'delivered' | 'retry' | 'permanent'): void {

@@ -17,8 +17,17 @@ describe('delivery settings', () => {
   });
 
   it('reads a compressed schedule for tests', () => {
-    const settings = deliverySettingsFromEnv({ ...base, DELIVERY_RETRY_SCHEDULE_MS: '50,100', DELIVERY_RETRY_WINDOW_MS: '1000', DELIVERY_BLOCK_PRIVATE_ADDRESSES: 'true' });
-    expect(settings).toMatchObject({ retryScheduleMs: [50, 100], retryWindowMs: 1000, blockPrivateAddresses: true });
+    const settings = deliverySettingsFromEnv({
+      ...base,
+      DELIVERY_RETRY_SCHEDULE_MS: '50,100',
+      DELIVERY_RETRY_WINDOW_MS: '1000',
+      DELIVERY_BLOCK_PRIVATE_ADDRESSES: 'true',
+    });
+    expect(settings).toMatchObject({
+      retryScheduleMs: [50, 100],
+      retryWindowMs: 1000,
+      blockPrivateAddresses: true,
+    });
   });
 
   it.each([

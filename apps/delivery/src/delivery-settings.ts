@@ -1,6 +1,28 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
-import { assertKafkaSettings, CommonSettings, commonSettingsFromEnv, ConfigError, envBoolean, envNumber, envString, validateSettings } from '@switchyard/config';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
+import {
+  assertKafkaSettings,
+  CommonSettings,
+  commonSettingsFromEnv,
+  ConfigError,
+  envBoolean,
+  envNumber,
+  envString,
+  validateSettings,
+} from '@switchyard/config';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -9,47 +31,83 @@ const HOUR = 60 * MINUTE;
 /** Delivery's settings: defaults, then the environment; validated at start-up. */
 export class DeliverySettings extends CommonSettings {
   /** Product token of the User-Agent header, sent as `<token>/1.0`. */
-  @IsString() @Matches(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, { message: 'userAgentToken (DELIVERY_USER_AGENT) must be an HTTP token of 1-64 characters' })
+  @IsString()
+  @Matches(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/, {
+    message: 'userAgentToken (DELIVERY_USER_AGENT) must be an HTTP token of 1-64 characters',
+  })
   userAgentToken!: string;
 
   /** Time for one webhook request, connect to last byte of the response (seed: 5 s). */
-  @Type(() => Number) @IsInt() @Min(50) @Max(60 * SECOND)
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(60 * SECOND)
   requestTimeoutMs!: number;
 
   /** Delay before retry 1, 2, …; the last repeats. One retry topic per entry. */
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(20) @Type(() => Number) @IsInt({ each: true }) @Min(10, { each: true }) @Max(24 * HOUR, { each: true })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @Type(() => Number)
+  @IsInt({ each: true })
+  @Min(10, { each: true })
+  @Max(24 * HOUR, { each: true })
   retryScheduleMs!: number[];
 
   /** Each delay is stretched by up to this fraction at random, so a burst of failures does not retry in lockstep. */
-  @Type(() => Number) @IsNumber() @Min(0) @Max(1)
+  @Type(() => Number)
+  @IsNumber()
+  @Min(0)
+  @Max(1)
   retryJitterRatio!: number;
 
   /** Time from the first attempt after which a failing job is dead-lettered (seed: 4 hours). */
-  @Type(() => Number) @IsInt() @Min(100) @Max(7 * 24 * HOUR)
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(7 * 24 * HOUR)
   retryWindowMs!: number;
 
   /** Longest `Retry-After` a receiver may ask for; longer requests are cut to this. */
-  @Type(() => Number) @IsInt() @Min(0) @Max(24 * HOUR)
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(24 * HOUR)
   retryAfterMaxMs!: number;
 
   /** Jobs taken from one partition and not finished yet; the partition pauses at this bound. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(100_000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   maxInFlightPerPartition!: number;
 
   /** Record bytes of those jobs; the partition also pauses at this bound, so memory stays flat however large events are. */
-  @Type(() => Number) @IsInt() @Min(64 * 1024) @Max(1024 * 1024 * 1024)
+  @Type(() => Number)
+  @IsInt()
+  @Min(64 * 1024)
+  @Max(1024 * 1024 * 1024)
   maxInFlightBytesPerPartition!: number;
 
   /** Concurrent requests to one destination; its further jobs wait in memory. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(10_000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
   maxInFlightPerDestination!: number;
 
   /** Consecutive retryable failures of one URL that open its circuit. */
-  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   breakerFailureThreshold!: number;
 
   /** How long an open circuit fails fast before one probe request is let through. */
-  @Type(() => Number) @IsInt() @Min(10) @Max(HOUR)
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(HOUR)
   breakerOpenMs!: number;
 
   /** SSRF guard: refuse to connect to private, loopback and link-local addresses. */
@@ -57,11 +115,17 @@ export class DeliverySettings extends CommonSettings {
   blockPrivateAddresses!: boolean;
 
   /** On SIGTERM, how long in-flight jobs may take to finish before the service exits anyway (they are then re-delivered). */
-  @Type(() => Number) @IsInt() @Min(0) @Max(10 * MINUTE)
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10 * MINUTE)
   shutdownGraceMs!: number;
 
   /** How often finished offsets are committed. */
-  @Type(() => Number) @IsInt() @Min(10) @Max(MINUTE)
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(MINUTE)
   commitIntervalMs!: number;
 
   /** Write one record per webhook request to the attempts topic (the console reads it). */
@@ -69,7 +133,9 @@ export class DeliverySettings extends CommonSettings {
   attemptsTopic!: boolean;
 
   /** Bearer token for the dead-letter endpoints. Unset: those endpoints answer 503. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
   adminToken?: string;
 }
 
@@ -95,10 +161,16 @@ export const DELIVERY_DEFAULTS = {
 } as const;
 
 /** Reads `10000,60000` as numbers, leaving a bad entry as its raw string so validation names it. */
-function envNumberList(env: NodeJS.ProcessEnv, name: string, fallback: readonly number[]): Array<number | string> {
+function envNumberList(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: readonly number[],
+): Array<number | string> {
   const raw = env[name];
   if (raw === undefined || raw === '') return [...fallback];
-  return raw.split(',').map((part) => (part.trim() !== '' && Number.isFinite(Number(part)) ? Number(part) : part));
+  return raw
+    .split(',')
+    .map((part) => (part.trim() !== '' && Number.isFinite(Number(part)) ? Number(part) : part));
 }
 
 export function deliverySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): DeliverySettings {
@@ -113,10 +185,26 @@ export function deliverySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): D
       retryJitterRatio: envNumber(env, 'DELIVERY_RETRY_JITTER', d.retryJitterRatio),
       retryWindowMs: envNumber(env, 'DELIVERY_RETRY_WINDOW_MS', d.retryWindowMs),
       retryAfterMaxMs: envNumber(env, 'DELIVERY_RETRY_AFTER_MAX_MS', d.retryAfterMaxMs),
-      maxInFlightPerPartition: envNumber(env, 'DELIVERY_MAX_IN_FLIGHT_PER_PARTITION', d.maxInFlightPerPartition),
-      maxInFlightBytesPerPartition: envNumber(env, 'DELIVERY_MAX_IN_FLIGHT_BYTES_PER_PARTITION', d.maxInFlightBytesPerPartition),
-      maxInFlightPerDestination: envNumber(env, 'DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION', d.maxInFlightPerDestination),
-      breakerFailureThreshold: envNumber(env, 'DELIVERY_BREAKER_FAILURE_THRESHOLD', d.breakerFailureThreshold),
+      maxInFlightPerPartition: envNumber(
+        env,
+        'DELIVERY_MAX_IN_FLIGHT_PER_PARTITION',
+        d.maxInFlightPerPartition,
+      ),
+      maxInFlightBytesPerPartition: envNumber(
+        env,
+        'DELIVERY_MAX_IN_FLIGHT_BYTES_PER_PARTITION',
+        d.maxInFlightBytesPerPartition,
+      ),
+      maxInFlightPerDestination: envNumber(
+        env,
+        'DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION',
+        d.maxInFlightPerDestination,
+      ),
+      breakerFailureThreshold: envNumber(
+        env,
+        'DELIVERY_BREAKER_FAILURE_THRESHOLD',
+        d.breakerFailureThreshold,
+      ),
       breakerOpenMs: envNumber(env, 'DELIVERY_BREAKER_OPEN_MS', d.breakerOpenMs),
       blockPrivateAddresses: envBoolean(env, 'DELIVERY_BLOCK_PRIVATE_ADDRESSES', d.blockPrivateAddresses),
       shutdownGraceMs: envNumber(env, 'DELIVERY_SHUTDOWN_GRACE_MS', d.shutdownGraceMs),
@@ -139,9 +227,12 @@ function assertConsistent(settings: DeliverySettings): void {
     problems.push('retryScheduleMs (DELIVERY_RETRY_SCHEDULE_MS): delays must not decrease');
   }
   if (schedule[0] >= settings.retryWindowMs) {
-    problems.push('retryWindowMs (DELIVERY_RETRY_WINDOW_MS): must be longer than the first retry delay, or nothing is ever retried');
+    problems.push(
+      'retryWindowMs (DELIVERY_RETRY_WINDOW_MS): must be longer than the first retry delay, or nothing is ever retried',
+    );
   }
-  if (problems.length > 0) throw new ConfigError(`invalid delivery settings:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length > 0)
+    throw new ConfigError(`invalid delivery settings:\n  - ${problems.join('\n  - ')}`);
 }
 
 /** Delivery's consumer group; namespaced like the topics it reads. */

@@ -6,11 +6,20 @@ import { DeliverySettings } from './delivery-settings';
 import { DeliveryModule } from './delivery.module';
 
 /** Starts the delivery service; used by main.ts and by tests (port 0, a fresh topic namespace). */
-export async function startDelivery(settings: DeliverySettings, logger: Logger): Promise<NestFastifyApplication> {
+export async function startDelivery(
+  settings: DeliverySettings,
+  logger: Logger,
+): Promise<NestFastifyApplication> {
   const workspace = new WorkspaceConfigStore(settings.workspaceConfigPath, logger);
   workspace.watch();
   try {
-    const app = await startHttpService({ module: DeliveryModule.forRoot(settings, logger, workspace), logger, port: settings.port, host: settings.host, buildCommit: settings.buildCommit });
+    const app = await startHttpService({
+      module: DeliveryModule.forRoot(settings, logger, workspace),
+      logger,
+      port: settings.port,
+      host: settings.host,
+      buildCommit: settings.buildCommit,
+    });
     app.getHttpServer().once('close', () => workspace.close());
     return app;
   } catch (error) {

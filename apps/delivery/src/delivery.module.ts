@@ -36,19 +36,38 @@ class DeliveryCoreModule {
         { provide: LOGGER, useValue: logger },
         { provide: TOPICS, useValue: topicNames(settings.topicNamespace) },
         { provide: KAFKA_CONNECTION, useFactory: () => kafkaConnection(settings) },
-        { provide: Kafka, useFactory: (connection: KafkaConnection) => createKafka('switchyard-delivery', connection, logger), inject: [KAFKA_CONNECTION] },
+        {
+          provide: Kafka,
+          useFactory: (connection: KafkaConnection) => createKafka('switchyard-delivery', connection, logger),
+          inject: [KAFKA_CONNECTION],
+        },
         // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
         { provide: WorkspaceConfigStore, useValue: workspace },
         { provide: DeliveryMetrics, useFactory: () => new DeliveryMetrics() },
         DeliveryProducer,
       ],
-      exports: [DeliverySettings, LOGGER, TOPICS, KAFKA_CONNECTION, Kafka, WorkspaceConfigStore, DeliveryMetrics, DeliveryProducer],
+      exports: [
+        DeliverySettings,
+        LOGGER,
+        TOPICS,
+        KAFKA_CONNECTION,
+        Kafka,
+        WorkspaceConfigStore,
+        DeliveryMetrics,
+        DeliveryProducer,
+      ],
     };
   }
 }
 
 function webhookClient(settings: DeliverySettings): WebhookHttpClient {
-  return new UndiciWebhookClient({ connectionsPerOrigin: settings.maxInFlightPerDestination, blockPrivateAddresses: settings.blockPrivateAddresses }, systemClock);
+  return new UndiciWebhookClient(
+    {
+      connectionsPerOrigin: settings.maxInFlightPerDestination,
+      blockPrivateAddresses: settings.blockPrivateAddresses,
+    },
+    systemClock,
+  );
 }
 
 function deliveryWorker(
@@ -73,7 +92,11 @@ function deliveryWorker(
     random: Math.random,
     produce: producer.send,
     policy: {
-      schedule: { delaysMs: settings.retryScheduleMs, jitterRatio: settings.retryJitterRatio, retryAfterMaxMs: settings.retryAfterMaxMs },
+      schedule: {
+        delaysMs: settings.retryScheduleMs,
+        jitterRatio: settings.retryJitterRatio,
+        retryAfterMaxMs: settings.retryAfterMaxMs,
+      },
       windowMs: settings.retryWindowMs,
     },
     userAgentToken: settings.userAgentToken,
@@ -103,16 +126,41 @@ export class DeliveryModule implements OnApplicationShutdown {
       controllers: [DeadLetterController],
       providers: [
         { provide: WEBHOOK_CLIENT, useFactory: webhookClient, inject: [DeliverySettings] },
-        { provide: CircuitBreakers, useFactory: (s: DeliverySettings) => new CircuitBreakers(s.breakerFailureThreshold, s.breakerOpenMs, systemClock), inject: [DeliverySettings] },
-        { provide: DestinationLimiter, useFactory: (s: DeliverySettings) => new DestinationLimiter(s.maxInFlightPerDestination), inject: [DeliverySettings] },
+        {
+          provide: CircuitBreakers,
+          useFactory: (s: DeliverySettings) =>
+            new CircuitBreakers(s.breakerFailureThreshold, s.breakerOpenMs, systemClock),
+          inject: [DeliverySettings],
+        },
+        {
+          provide: DestinationLimiter,
+          useFactory: (s: DeliverySettings) => new DestinationLimiter(s.maxInFlightPerDestination),
+          inject: [DeliverySettings],
+        },
         {
           provide: DeliveryWorker,
           useFactory: deliveryWorker,
-          inject: [DeliverySettings, TOPICS, WorkspaceConfigStore, WEBHOOK_CLIENT, CircuitBreakers, DestinationLimiter, DeliveryProducer, DeliveryMetrics, LOGGER],
+          inject: [
+            DeliverySettings,
+            TOPICS,
+            WorkspaceConfigStore,
+            WEBHOOK_CLIENT,
+            CircuitBreakers,
+            DestinationLimiter,
+            DeliveryProducer,
+            DeliveryMetrics,
+            LOGGER,
+          ],
         },
         {
           provide: DeadLetterStore,
-          useFactory: (kafka: Kafka, topics: TopicNames, producer: DeliveryProducer, logger: Logger, metrics: DeliveryMetrics) => new DeadLetterStore(kafka, topics, producer.send, logger, metrics),
+          useFactory: (
+            kafka: Kafka,
+            topics: TopicNames,
+            producer: DeliveryProducer,
+            logger: Logger,
+            metrics: DeliveryMetrics,
+          ) => new DeadLetterStore(kafka, topics, producer.send, logger, metrics),
           inject: [Kafka, TOPICS, DeliveryProducer, LOGGER, DeliveryMetrics],
         },
         DeliveryKafka,

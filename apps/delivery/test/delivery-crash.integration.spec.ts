@@ -6,7 +6,11 @@ import { deliveryEnv, job, JobProducer, Receiver, writeWorkspace } from './deliv
 /** Runs delivery as its own process (as in production); resolves once it is ready (group joined). */
 async function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
   // A short session timeout: the restarted instance gets the killed one's partitions in seconds.
-  return ServiceProcess.start('delivery', await freePort(), { KAFKA_SESSION_TIMEOUT_MS: '6000', ...env, LOG_LEVEL: 'info' });
+  return ServiceProcess.start('delivery', await freePort(), {
+    KAFKA_SESSION_TIMEOUT_MS: '6000',
+    ...env,
+    LOG_LEVEL: 'info',
+  });
 }
 
 describe('delivery process crashes and restarts', () => {
@@ -23,7 +27,11 @@ describe('delivery process crashes and restarts', () => {
     const workspace = writeWorkspace([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
     cleanups.push(workspace.remove);
     const namespace = freshNamespace('crash');
-    const env = deliveryEnv(namespace, workspace.path, { DELIVERY_REQUEST_TIMEOUT_MS: '2000', DELIVERY_RETRY_WINDOW_MS: '60000', DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION: '8' });
+    const env = deliveryEnv(namespace, workspace.path, {
+      DELIVERY_REQUEST_TIMEOUT_MS: '2000',
+      DELIVERY_RETRY_WINDOW_MS: '60000',
+      DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION: '8',
+    });
 
     const first = await spawnDelivery(env);
     cleanups.push(() => first.stop('SIGKILL'));
@@ -37,7 +45,8 @@ describe('delivery process crashes and restarts', () => {
 
     const second = await spawnDelivery(env);
     cleanups.push(() => second.stop('SIGTERM'));
-    const delivered = () => new Set(hook.requests.map((r) => JSON.parse(r.rawBody.toString()).messageId as string));
+    const delivered = () =>
+      new Set(hook.requests.map((r) => JSON.parse(r.rawBody.toString()).messageId as string));
     while (delivered().size < jobs.length) await hook.waitForRequests(hook.requests.length + 1, 30_000);
     expect([...delivered()].sort()).toEqual(jobs.map((j) => j.messageId).sort());
   });
@@ -48,7 +57,11 @@ describe('delivery process crashes and restarts', () => {
     const workspace = writeWorkspace([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
     cleanups.push(workspace.remove);
     const namespace = freshNamespace('term');
-    const env = deliveryEnv(namespace, workspace.path, { DELIVERY_REQUEST_TIMEOUT_MS: '2000', DELIVERY_RETRY_WINDOW_MS: '60000', DELIVERY_SHUTDOWN_GRACE_MS: '5000' });
+    const env = deliveryEnv(namespace, workspace.path, {
+      DELIVERY_REQUEST_TIMEOUT_MS: '2000',
+      DELIVERY_RETRY_WINDOW_MS: '60000',
+      DELIVERY_SHUTDOWN_GRACE_MS: '5000',
+    });
     const jobs = Array.from({ length: 5 }, (_, i) => job('dest-a', i));
 
     const service = await spawnDelivery(env);
@@ -66,7 +79,9 @@ describe('delivery process crashes and restarts', () => {
     const topic = topicNames(namespace).deliveries;
     const ends = await admin.fetchTopicOffsets(topic);
     const [committed] = await admin.fetchOffsets({ groupId: `${namespace}.delivery`, topics: [topic] });
-    expect(committed.partitions.map((p) => [p.partition, p.offset]).sort()).toEqual(ends.map((p) => [p.partition, p.high]).sort());
+    expect(committed.partitions.map((p) => [p.partition, p.offset]).sort()).toEqual(
+      ends.map((p) => [p.partition, p.high]).sort(),
+    );
     expect(hook.requests).toHaveLength(jobs.length);
   });
 });

@@ -38,7 +38,10 @@ export class Receiver {
     public answer: (request: ReceivedRequest, index: number) => ReceiverAnswer,
   ) {}
 
-  static async start(answer: Receiver['answer'] = () => 200, tls?: { key: string; cert: string }): Promise<Receiver> {
+  static async start(
+    answer: Receiver['answer'] = () => 200,
+    tls?: { key: string; cert: string },
+  ): Promise<Receiver> {
     const server = tls ? createHttpsServer(tls) : createHttpServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
@@ -51,7 +54,12 @@ export class Receiver {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks) };
+      const request = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks),
+      };
       this.requests.push(request);
       const answer = this.answer(request, this.requests.length - 1);
       this.waiters.forEach((wake) => wake());
@@ -96,9 +104,31 @@ export class Receiver {
 export function selfSignedCertificate(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-tls-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return {
+      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -115,7 +145,10 @@ export function writeWorkspace(destinations: WebhookDestination[]): WorkspaceFil
   return new WorkspaceFile({
     sources: [{ id: 'src-1', name: 'Test source', writeKey: 'write-key-0001' }],
     destinations: destinations.map((d) => ({
-      id: d.id, type: 'Webhooks', enabled: true, sources: ['src-1'],
+      id: d.id,
+      type: 'Webhooks',
+      enabled: true,
+      sources: ['src-1'],
       settings: { webhooks: d.webhooks, ...(d.sharedSecret ? { sharedSecret: d.sharedSecret } : {}) },
     })),
   });
@@ -126,7 +159,11 @@ export function writeWorkspace(destinations: WebhookDestination[]): WorkspaceFil
  * window and the request timeout are generous, so a slow machine cannot turn a retry into a
  * dead letter or an answer into a timeout; tests of those bounds set their own.
  */
-export function deliveryEnv(namespace: string, workspacePath: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function deliveryEnv(
+  namespace: string,
+  workspacePath: string,
+  extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
   return {
     ...testServiceEnv(namespace, workspacePath),
     LOG_LEVEL: 'silent',
@@ -139,8 +176,13 @@ export function deliveryEnv(namespace: string, workspacePath: string, extra: Rec
   };
 }
 
-export async function startDeliveryIn(env: NodeJS.ProcessEnv): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
-  const app = await startDelivery(deliverySettingsFromEnv(env), createLogger('delivery', env.LOG_LEVEL ?? 'silent'));
+export async function startDeliveryIn(
+  env: NodeJS.ProcessEnv,
+): Promise<{ app: NestFastifyApplication; baseUrl: string }> {
+  const app = await startDelivery(
+    deliverySettingsFromEnv(env),
+    createLogger('delivery', env.LOG_LEVEL ?? 'silent'),
+  );
   return { app, baseUrl: `http://127.0.0.1:${listeningPort(app)}` };
 }
 
@@ -151,13 +193,25 @@ export function job(destinationId: string, n = 1, body: Record<string, unknown> 
     destinationId,
     sourceId: 'src-1',
     messageId,
-    body: { version: 1, type: 'track', event: 'Order Completed', userId: `user-${n}`, messageId, timestamp: '2025-01-01T00:00:00.000Z', properties: { total: 42, note: 'Zoë' }, ...body },
+    body: {
+      version: 1,
+      type: 'track',
+      event: 'Order Completed',
+      userId: `user-${n}`,
+      messageId,
+      timestamp: '2025-01-01T00:00:00.000Z',
+      properties: { total: 42, note: 'Zoë' },
+      ...body,
+    },
   };
 }
 
 /** Writes jobs to the deliveries topic of `namespace`, as the router does. */
 export class JobProducer {
-  private constructor(private readonly producer: Producer, private readonly topic: string) {}
+  private constructor(
+    private readonly producer: Producer,
+    private readonly topic: string,
+  ) {}
 
   static async connect(namespace: string): Promise<JobProducer> {
     const producer = testKafka().producer({ allowAutoTopicCreation: false });
@@ -166,7 +220,15 @@ export class JobProducer {
   }
 
   async send(...jobs: DeliveryJob[]): Promise<void> {
-    await this.producer.send({ topic: this.topic, acks: -1, messages: jobs.map((j) => ({ key: deliveryKey(j.destinationId, j.sourceId, String(j.body.userId)), value: JSON.stringify(j.body), headers: newJobHeaders(j) })) });
+    await this.producer.send({
+      topic: this.topic,
+      acks: -1,
+      messages: jobs.map((j) => ({
+        key: deliveryKey(j.destinationId, j.sourceId, String(j.body.userId)),
+        value: JSON.stringify(j.body),
+        headers: newJobHeaders(j),
+      })),
+    });
   }
 
   close(): Promise<void> {

@@ -3,7 +3,17 @@ import { DeliveryJob, topicNames } from '@switchyard/contracts';
 import { verifySignature } from '@switchyard/webhooks';
 import { deliveryJobView, freshNamespace, TopicReader } from '../../../test/support/kafka-test-kit';
 import { DELIVERY_RECORD_HEADERS as DELIVERY_HEADERS } from '@switchyard/contracts';
-import { deliveryEnv, job, JobProducer, Receiver, ReceiverAnswer, selfSignedCertificate, startDeliveryIn, WebhookDestination, writeWorkspace } from './delivery-harness';
+import {
+  deliveryEnv,
+  job,
+  JobProducer,
+  Receiver,
+  ReceiverAnswer,
+  selfSignedCertificate,
+  startDeliveryIn,
+  WebhookDestination,
+  writeWorkspace,
+} from './delivery-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-tests-0001';
 
@@ -21,7 +31,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function receiver(answer: (index: number) => ReceiverAnswer, tls?: { key: string; cert: string }): Promise<Receiver> {
+async function receiver(
+  answer: (index: number) => ReceiverAnswer,
+  tls?: { key: string; cert: string },
+): Promise<Receiver> {
   const r = await Receiver.start((_req, index) => answer(index), tls);
   cleanups.push(() => r.close());
   return r;
@@ -31,7 +44,9 @@ async function world(destinations: WebhookDestination[], env: Record<string, str
   const namespace = freshNamespace('delivery');
   const workspace = writeWorkspace(destinations);
   cleanups.push(workspace.remove);
-  const { app, baseUrl } = await startDeliveryIn(deliveryEnv(namespace, workspace.path, { ADMIN_TOKEN, ...env }));
+  const { app, baseUrl } = await startDeliveryIn(
+    deliveryEnv(namespace, workspace.path, { ADMIN_TOKEN, ...env }),
+  );
   cleanups.push(() => app.close());
   const topics = topicNames(namespace);
   const producer = await JobProducer.connect(namespace);
@@ -46,7 +61,13 @@ async function world(destinations: WebhookDestination[], env: Record<string, str
 describe('delivery service (real Kafka, real receivers)', () => {
   it('POSTs the job body with the configured headers and a signature the receiver recomputes over the raw body', async () => {
     const hook = await receiver(() => 200);
-    const w = await world([{ id: 'dest-a', sharedSecret: 'shh-secret', webhooks: [{ url: hook.url, headers: { 'X-Api-Key': 'key-123' } }] }]);
+    const w = await world([
+      {
+        id: 'dest-a',
+        sharedSecret: 'shh-secret',
+        webhooks: [{ url: hook.url, headers: { 'X-Api-Key': 'key-123' } }],
+      },
+    ]);
     const sent = job('dest-a');
     await w.producer.send(sent);
     const [request] = await hook.waitForRequests(1);
@@ -56,9 +77,17 @@ describe('delivery service (real Kafka, real receivers)', () => {
     expect(request.headers['user-agent']).toBe('Switchyard/1.0');
     expect(request.headers['x-api-key']).toBe('key-123');
     expect(JSON.parse(request.rawBody.toString('utf8'))).toEqual(sent.body);
-    expect(verifySignature('shh-secret', request.rawBody, request.headers['x-signature'] as string)).toBe(true);
+    expect(verifySignature('shh-secret', request.rawBody, request.headers['x-signature'] as string)).toBe(
+      true,
+    );
     // Seed: a receiver may also verify over its parsed-and-reserialised body.
-    expect(verifySignature('shh-secret', JSON.stringify(JSON.parse(request.rawBody.toString('utf8'))), request.headers['x-signature'] as string)).toBe(true);
+    expect(
+      verifySignature(
+        'shh-secret',
+        JSON.stringify(JSON.parse(request.rawBody.toString('utf8'))),
+        request.headers['x-signature'] as string,
+      ),
+    ).toBe(true);
   });
 
   it('sends no X-Signature when the destination has no shared secret', async () => {
@@ -85,7 +114,10 @@ describe('delivery service (real Kafka, real receivers)', () => {
     const a = await receiver(() => 503);
     const b = await receiver(() => 503);
     // The circuit breaker would otherwise turn later attempts into fast failures without a request.
-    const w = await world([{ id: 'dest-a', webhooks: [{ url: a.url }, { url: b.url }] }], { DELIVERY_BREAKER_FAILURE_THRESHOLD: '1000', DELIVERY_RETRY_WINDOW_MS: '5000' });
+    const w = await world([{ id: 'dest-a', webhooks: [{ url: a.url }, { url: b.url }] }], {
+      DELIVERY_BREAKER_FAILURE_THRESHOLD: '1000',
+      DELIVERY_RETRY_WINDOW_MS: '5000',
+    });
     const sent = job('dest-a');
     await w.producer.send(sent);
     const [dead] = await w.dead.waitFor(1);
@@ -97,7 +129,8 @@ describe('delivery service (real Kafka, real receivers)', () => {
     // No retry is scheduled past the 5 s window (when an attempt then starts is up to the machine;
     // the window is long enough that even a loaded machine gets through both tiers).
     const first = Date.parse(dead.headers[DELIVERY_HEADERS.firstAttemptAt]);
-    for (const r of w.retries.records) expect(Date.parse(r.headers[DELIVERY_HEADERS.notBefore]) - first).toBeLessThanOrEqual(5000);
+    for (const r of w.retries.records)
+      expect(Date.parse(r.headers[DELIVERY_HEADERS.notBefore]) - first).toBeLessThanOrEqual(5000);
     // Every attempt tried both URLs, in order, from the first.
     expect(a.requests).toHaveLength(attempts);
     expect(b.requests).toHaveLength(attempts);
@@ -105,7 +138,10 @@ describe('delivery service (real Kafka, real receivers)', () => {
     const tiers = w.retries.records.map((r) => r.topic.match(/retry\.(\d+)\./)![1]);
     expect(tiers).toEqual(['1', ...Array(attempts - 2).fill('2')]);
     for (const r of w.retries.records) {
-      expect(Date.parse(r.headers[DELIVERY_HEADERS.notBefore]) - Date.parse(r.headers[DELIVERY_HEADERS.lastAttemptAt])).toBeGreaterThanOrEqual(50);
+      expect(
+        Date.parse(r.headers[DELIVERY_HEADERS.notBefore]) -
+          Date.parse(r.headers[DELIVERY_HEADERS.lastAttemptAt]),
+      ).toBeGreaterThanOrEqual(50);
     }
   });
 
@@ -115,14 +151,19 @@ describe('delivery service (real Kafka, real receivers)', () => {
     const sent = job('dest-a');
     await w.producer.send(sent);
     const requests = await hook.waitForRequests(2);
-    expect(requests.map((r) => JSON.parse(r.rawBody.toString()).messageId)).toEqual([sent.messageId, sent.messageId]);
+    expect(requests.map((r) => JSON.parse(r.rawBody.toString()).messageId)).toEqual([
+      sent.messageId,
+      sent.messageId,
+    ]);
     expect(w.retries.records).toHaveLength(1);
     expect(w.dead.records).toHaveLength(0);
   });
 
   it('treats a receiver slower than the timeout as a timeout error and retries', async () => {
     const hook = await receiver((i) => (i === 0 ? { status: 200, afterMs: 1500 } : 200));
-    const w = await world([{ id: 'dest-a', webhooks: [{ url: hook.url }] }], { DELIVERY_REQUEST_TIMEOUT_MS: '300' });
+    const w = await world([{ id: 'dest-a', webhooks: [{ url: hook.url }] }], {
+      DELIVERY_REQUEST_TIMEOUT_MS: '300',
+    });
     await w.producer.send(job('dest-a'));
     await hook.waitForRequests(2);
     const [retry] = await w.retries.waitFor(1);
@@ -135,7 +176,9 @@ describe('delivery service (real Kafka, real receivers)', () => {
     await w.producer.send(job('dest-a'));
     const [dead] = await w.dead.waitFor(1);
     expect(dead.headers[DELIVERY_HEADERS.failure]).toBe('permanent');
-    expect(dead.headers[DELIVERY_HEADERS.lastError]).toMatch(/TLS error \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/);
+    expect(dead.headers[DELIVERY_HEADERS.lastError]).toMatch(
+      /TLS error \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/,
+    );
     expect(hook.requests).toHaveLength(0);
     expect(w.retries.records).toHaveLength(0);
   });
@@ -143,21 +186,42 @@ describe('delivery service (real Kafka, real receivers)', () => {
   it('dead-letters a 404 at once, then lists it and replays it (same messageId) once the receiver is fixed', async () => {
     let status = 404;
     const hook = await receiver(() => status);
-    const w = await world([{ id: 'dest-a', webhooks: [{ url: hook.url }] }, { id: 'dest-b', webhooks: [{ url: hook.url }] }]);
+    const w = await world([
+      { id: 'dest-a', webhooks: [{ url: hook.url }] },
+      { id: 'dest-b', webhooks: [{ url: hook.url }] },
+    ]);
     const sent = job('dest-a');
     await w.producer.send(sent, job('dest-b', 2));
     const dead = await w.dead.waitFor(2);
-    expect(dead.every((d) => d.headers[DELIVERY_HEADERS.attempt] === '1' && d.headers[DELIVERY_HEADERS.failure] === 'permanent')).toBe(true);
+    expect(
+      dead.every(
+        (d) =>
+          d.headers[DELIVERY_HEADERS.attempt] === '1' && d.headers[DELIVERY_HEADERS.failure] === 'permanent',
+      ),
+    ).toBe(true);
     expect(w.retries.records).toHaveLength(0);
 
     const auth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
     expect((await fetch(`${w.baseUrl}/dead-letters`)).status).toBe(401);
-    const listed = (await (await fetch(`${w.baseUrl}/dead-letters?destinationId=dest-a`, { headers: auth })).json()) as { total: number; deadLetters: Array<{ id: string }> };
+    const listed = (await (
+      await fetch(`${w.baseUrl}/dead-letters?destinationId=dest-a`, { headers: auth })
+    ).json()) as { total: number; deadLetters: Array<{ id: string }> };
     expect(listed.total).toBe(1);
-    expect(listed.deadLetters[0]).toMatchObject({ destinationId: 'dest-a', messageId: sent.messageId, failure: 'permanent', reason: expect.stringContaining('HTTP 404'), attempts: 1, replays: 0 });
+    expect(listed.deadLetters[0]).toMatchObject({
+      destinationId: 'dest-a',
+      messageId: sent.messageId,
+      failure: 'permanent',
+      reason: expect.stringContaining('HTTP 404'),
+      attempts: 1,
+      replays: 0,
+    });
 
     status = 200;
-    const replay = await fetch(`${w.baseUrl}/dead-letters/replay`, { method: 'POST', headers: auth, body: JSON.stringify({ id: listed.deadLetters[0].id }) });
+    const replay = await fetch(`${w.baseUrl}/dead-letters/replay`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ id: listed.deadLetters[0].id }),
+    });
     expect(await replay.json()).toEqual({ replayed: 1, ids: [listed.deadLetters[0].id] });
     const requests = await hook.waitForRequests(3);
     expect(JSON.parse(requests[2].rawBody.toString()).messageId).toBe(sent.messageId);

@@ -1,6 +1,14 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateBy } from 'class-validator';
-import { assertKafkaSettings, CommonSettings, commonSettingsFromEnv, ConfigError, envNumber, IntSetting, validateSettings } from '@switchyard/config';
+import {
+  assertKafkaSettings,
+  CommonSettings,
+  commonSettingsFromEnv,
+  ConfigError,
+  envNumber,
+  IntSetting,
+  validateSettings,
+} from '@switchyard/config';
 
 /** An http(s) URL with an optional path, without query or fragment: how browsers and apps reach ingest. */
 const PUBLIC_URL = /^https?:\/\/([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\/[A-Za-z0-9._~-]+)*$/;
@@ -20,18 +28,30 @@ export type TrustProxy = boolean | number | string;
 /** Ingest's settings: defaults, then the environment; validated at start-up. */
 export class IngestSettings extends CommonSettings {
   /** Bytes of JSON per message (Segment: 32 KB). */
-  @Type(() => Number) @IsInt() @Min(1024) @Max(1024 * 1024)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  @Max(1024 * 1024)
   maxMessageBytes!: number;
 
   /** Bytes of JSON per request after decompression (Segment: 500 KB). */
-  @Type(() => Number) @IsInt() @Min(1024) @Max(16 * 1024 * 1024)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  @Max(16 * 1024 * 1024)
   maxRequestBytes!: number;
 
-  @Type(() => Number) @IsInt() @Min(1) @Max(100_000)
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
   maxBatchMessages!: number;
 
   /** How long produced records wait for company before a Kafka batch goes out. */
-  @Type(() => Number) @IsInt() @Min(0) @Max(100)
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(100)
   produceLingerMs!: number;
 
   /** Nesting of objects and arrays in a request body (the body itself is level 1). Checked before parsing. */
@@ -60,20 +80,30 @@ export class IngestSettings extends CommonSettings {
   produceTimeoutMs!: number;
 
   /** Bearer token for the admin endpoints (audience syncs, deletion requests). Unset: those endpoints answer 503. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'adminToken (ADMIN_TOKEN) must be at least 16 characters' })
   adminToken?: string;
 
   /**
    * The URL browsers and apps use to reach ingest (behind a load balancer or ingress), written
    * into the analytics.js settings and bundle. Unset: taken from each request's Host.
    */
-  @IsOptional() @Matches(PUBLIC_URL, { message: 'publicUrl (INGEST_PUBLIC_URL) must be an http(s) URL with an optional path, without query or fragment, e.g. https://events.example.com' })
+  @IsOptional()
+  @Matches(PUBLIC_URL, {
+    message:
+      'publicUrl (INGEST_PUBLIC_URL) must be an http(s) URL with an optional path, without query or fragment, e.g. https://events.example.com',
+  })
   publicUrl?: string;
 
   /** Whose X-Forwarded-* headers to believe for the client address (context.ip) and the public URL. */
-  @ValidateBy({ name: 'isTrustProxy', validator: { validate: isTrustProxy } }, {
-    message: 'trustProxy (INGEST_TRUST_PROXY) must be false, true, a hop count (1-10) or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal',
-  })
+  @ValidateBy(
+    { name: 'isTrustProxy', validator: { validate: isTrustProxy } },
+    {
+      message:
+        'trustProxy (INGEST_TRUST_PROXY) must be false, true, a hop count (1-10) or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal',
+    },
+  )
   trustProxy!: TrustProxy;
 }
 
@@ -99,7 +129,9 @@ export function ingestSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Ing
   );
   // Node refuses a header timeout longer than the request's, and the headers are part of the request.
   if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
-    throw new ConfigError('invalid ingest settings:\n  - headersTimeoutMs (INGEST_HEADERS_TIMEOUT_MS) must not exceed requestTimeoutMs (INGEST_REQUEST_TIMEOUT_MS)');
+    throw new ConfigError(
+      'invalid ingest settings:\n  - headersTimeoutMs (INGEST_HEADERS_TIMEOUT_MS) must not exceed requestTimeoutMs (INGEST_REQUEST_TIMEOUT_MS)',
+    );
   }
   assertKafkaSettings(settings, 'ingest settings');
   return settings;

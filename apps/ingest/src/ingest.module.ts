@@ -25,7 +25,11 @@ class IngestCoreModule {
         // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
         { provide: WorkspaceConfigStore, useValue: workspace },
         IngestKafka,
-        { provide: BatchingProducer, useFactory: (kafka: IngestKafka) => kafka.batching, inject: [IngestKafka] },
+        {
+          provide: BatchingProducer,
+          useFactory: (kafka: IngestKafka) => kafka.batching,
+          inject: [IngestKafka],
+        },
       ],
       exports: [IngestSettings, LOGGER, TOPICS, WorkspaceConfigStore, BatchingProducer],
     };
@@ -37,7 +41,13 @@ export class IngestModule {
   static forRoot(settings: IngestSettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
     return {
       module: IngestModule,
-      imports: [ObservabilityModule, IngestCoreModule.forRoot(settings, logger, workspace), TrackingModule, BrowserModule, PersonalizationModule],
+      imports: [
+        ObservabilityModule,
+        IngestCoreModule.forRoot(settings, logger, workspace),
+        TrackingModule,
+        BrowserModule,
+        PersonalizationModule,
+      ],
     };
   }
 }

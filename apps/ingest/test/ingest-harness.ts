@@ -12,8 +12,15 @@ export interface RunningIngest {
 }
 
 /** Starts ingest in this process on 127.0.0.1 and a free port, writing to `namespace`'s topics. */
-export async function startTestIngest(namespace: string, workspacePath: string, env: NodeJS.ProcessEnv = {}): Promise<RunningIngest> {
+export async function startTestIngest(
+  namespace: string,
+  workspacePath: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningIngest> {
   const settings = ingestSettingsFromEnv({ ...testServiceEnv(namespace, workspacePath), ...env });
-  const app = await startIngest(settings, createLogger('ingest-test', process.env.TEST_LOG_LEVEL ?? 'silent'));
+  const app = await startIngest(
+    settings,
+    createLogger('ingest-test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+  );
   return { app, url: `http://127.0.0.1:${listeningPort(app)}`, close: () => app.close() };
 }

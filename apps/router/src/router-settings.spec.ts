@@ -8,7 +8,12 @@ describe('router settings', () => {
     expect(routerSettingsFromEnv({ ...base, ROUTER_COMMIT_INTERVAL_MS: '1000' }).commitIntervalMs).toBe(1000);
   });
 
-  it.each(['abc', '5', '120000'])('refuses ROUTER_COMMIT_INTERVAL_MS=%s at start-up, naming the variable', (value) => {
-    expect(() => routerSettingsFromEnv({ ...base, ROUTER_COMMIT_INTERVAL_MS: value })).toThrow(/commitIntervalMs \(ROUTER_COMMIT_INTERVAL_MS\) must be/);
-  });
+  it.each(['abc', '5', '120000'])(
+    'refuses ROUTER_COMMIT_INTERVAL_MS=%s at start-up, naming the variable',
+    (value) => {
+      expect(() => routerSettingsFromEnv({ ...base, ROUTER_COMMIT_INTERVAL_MS: value })).toThrow(
+        /commitIntervalMs \(ROUTER_COMMIT_INTERVAL_MS\) must be/,
+      );
+    },
+  );
 });

@@ -1,6 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, Max, Min } from 'class-validator';
-import { assertKafkaSettings, CommonSettings, commonSettingsFromEnv, envBoolean, envNumber, validateSettings } from '@switchyard/config';
+import {
+  assertKafkaSettings,
+  CommonSettings,
+  commonSettingsFromEnv,
+  envBoolean,
+  envNumber,
+  validateSettings,
+} from '@switchyard/config';
 
 /** The router's settings: defaults, then the environment; validated at start-up. */
 export class RouterSettings extends CommonSettings {
@@ -22,7 +29,11 @@ export class RouterSettings extends CommonSettings {
 export function routerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): RouterSettings {
   const settings = validateSettings(
     RouterSettings,
-    { ...commonSettingsFromEnv(env, 8081), transactional: envBoolean(env, 'ROUTER_TRANSACTIONAL', false), commitIntervalMs: envNumber(env, 'ROUTER_COMMIT_INTERVAL_MS', 200) },
+    {
+      ...commonSettingsFromEnv(env, 8081),
+      transactional: envBoolean(env, 'ROUTER_TRANSACTIONAL', false),
+      commitIntervalMs: envNumber(env, 'ROUTER_COMMIT_INTERVAL_MS', 200),
+    },
     'router settings',
   );
   assertKafkaSettings(settings, 'router settings');

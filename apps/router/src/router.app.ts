@@ -12,7 +12,13 @@ import { RouterModule } from './router.module';
 export async function startRouter(settings: RouterSettings, logger: Logger): Promise<NestFastifyApplication> {
   const workspace = new WorkspaceConfigStore(settings.workspaceConfigPath, logger);
   workspace.watch();
-  const app = await startHttpService({ module: RouterModule.forRoot(settings, logger, workspace), logger, port: settings.port, host: settings.host, buildCommit: settings.buildCommit });
+  const app = await startHttpService({
+    module: RouterModule.forRoot(settings, logger, workspace),
+    logger,
+    port: settings.port,
+    host: settings.host,
+    buildCommit: settings.buildCommit,
+  });
   app.getHttpServer().once('close', () => workspace.close());
   return app;
 }

@@ -34,7 +34,12 @@ export class RouterModule {
         {
           provide: MembershipRestorer,
           useFactory: (kafka: Kafka, topics: TopicNames) =>
-            new MembershipRestorer(kafka, topics.audienceMembership, routerGroupId(settings, 'audiences'), logger.child({ component: 'restore' })),
+            new MembershipRestorer(
+              kafka,
+              topics.audienceMembership,
+              routerGroupId(settings, 'audiences'),
+              logger.child({ component: 'restore' }),
+            ),
           inject: [Kafka, TOPICS],
         },
         AudienceSyncHandler,

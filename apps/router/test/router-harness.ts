@@ -1,9 +1,23 @@
 import type { Producer } from 'kafkajs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AudienceSyncBody, AudienceSynced, Call, DeliveryJob, eventKey, topicNames, TopicNames } from '@switchyard/contracts';
+import {
+  AudienceSyncBody,
+  AudienceSynced,
+  Call,
+  DeliveryJob,
+  eventKey,
+  topicNames,
+  TopicNames,
+} from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { createLogger } from '@switchyard/telemetry';
-import { deliveryJobView, eventually, freshNamespace, testKafka, TopicReader } from '../../../test/support/kafka-test-kit';
+import {
+  deliveryJobView,
+  eventually,
+  freshNamespace,
+  testKafka,
+  TopicReader,
+} from '../../../test/support/kafka-test-kit';
 import { testServiceEnv } from '../../../test/support/service-env';
 import { WorkspaceFile as WorkspaceFileOnDisk } from '../../../test/support/workspace-file';
 import { routerGroupId, routerSettingsFromEnv } from '../src/router-settings';
@@ -12,15 +26,32 @@ import { startRouter } from '../src/router.app';
 /** A workspace configuration as the file holds it; tests write and rewrite it. */
 export interface WorkspaceFile {
   sources: Array<{ id: string; name: string; writeKey: string }>;
-  destinations: Array<{ id: string; type: 'Webhooks'; name?: string; enabled: boolean; sources: string[]; settings: { webhooks: Array<{ url: string }> } }>;
+  destinations: Array<{
+    id: string;
+    type: 'Webhooks';
+    name?: string;
+    enabled: boolean;
+    sources: string[];
+    settings: { webhooks: Array<{ url: string }> };
+  }>;
 }
 
 export function source(id: string): WorkspaceFile['sources'][number] {
   return { id, name: `Source ${id}`, writeKey: `wk-${id}-0123456789` };
 }
 
-export function webhooks(id: string, sources: string[], enabled = true): WorkspaceFile['destinations'][number] {
-  return { id, type: 'Webhooks', enabled, sources, settings: { webhooks: [{ url: `https://hooks.example/${id}` }] } };
+export function webhooks(
+  id: string,
+  sources: string[],
+  enabled = true,
+): WorkspaceFile['destinations'][number] {
+  return {
+    id,
+    type: 'Webhooks',
+    enabled,
+    sources,
+    settings: { webhooks: [{ url: `https://hooks.example/${id}` }] },
+  };
 }
 
 let sequence = 0;
@@ -72,8 +103,15 @@ export class RouterHarness {
     this.topics = topicNames(place.namespace);
   }
 
-  static async start(workspace: WorkspaceFile, options: { transactional?: boolean } = {}): Promise<RouterHarness> {
-    const place = { namespace: freshNamespace('router'), workspace: new WorkspaceFileOnDisk(workspace), transactional: options.transactional ?? false };
+  static async start(
+    workspace: WorkspaceFile,
+    options: { transactional?: boolean } = {},
+  ): Promise<RouterHarness> {
+    const place = {
+      namespace: freshNamespace('router'),
+      workspace: new WorkspaceFileOnDisk(workspace),
+      transactional: options.transactional ?? false,
+    };
     const router = await launchRouter(place);
     const producer = testKafka().producer({ allowAutoTopicCreation: false });
     await producer.connect();
@@ -94,7 +132,10 @@ export class RouterHarness {
   }
 
   /** Rewrites the workspace file and waits until the router has applied it. */
-  async rewriteWorkspace(workspace: WorkspaceFile, applied: (store: WorkspaceConfigStore) => boolean): Promise<void> {
+  async rewriteWorkspace(
+    workspace: WorkspaceFile,
+    applied: (store: WorkspaceConfigStore) => boolean,
+  ): Promise<void> {
     this.place.workspace.update(workspace);
     const store = this.router!.get(WorkspaceConfigStore);
     await eventually(() => applied(store), 10_000, 'the workspace change to be applied');
@@ -104,7 +145,10 @@ export class RouterHarness {
     await this.producer.send({
       topic: this.topics.events,
       acks: -1,
-      messages: calls.map((call) => ({ key: eventKey(sourceId, call), value: JSON.stringify({ sourceId, call }) })),
+      messages: calls.map((call) => ({
+        key: eventKey(sourceId, call),
+        value: JSON.stringify({ sourceId, call }),
+      })),
     });
   }
 
@@ -114,7 +158,11 @@ export class RouterHarness {
    */
   async syncAudience(body: AudienceSyncBody, receivedAt: string, partition?: number): Promise<void> {
     const value: AudienceSynced = { ...body, receivedAt };
-    await this.producer.send({ topic: this.topics.audiences, acks: -1, messages: [{ key: body.computation.id, value: JSON.stringify(value), partition }] });
+    await this.producer.send({
+      topic: this.topics.audiences,
+      acks: -1,
+      messages: [{ key: body.computation.id, value: JSON.stringify(value), partition }],
+    });
   }
 
   /**
@@ -125,12 +173,19 @@ export class RouterHarness {
     const admin = testKafka().admin();
     await admin.connect();
     try {
-      await eventually(async () => {
-        const ends = await admin.fetchTopicOffsets(this.topics.events);
-        const [committed] = await admin.fetchOffsets({ groupId: routerGroupId({ topicNamespace: this.place.namespace }, 'events'), topics: [this.topics.events] });
-        const at = new Map(committed.partitions.map((p) => [p.partition, BigInt(p.offset)]));
-        return ends.every((end) => end.high === '0' || (at.get(end.partition) ?? -1n) >= BigInt(end.high));
-      }, 20_000, 'the router to commit every event');
+      await eventually(
+        async () => {
+          const ends = await admin.fetchTopicOffsets(this.topics.events);
+          const [committed] = await admin.fetchOffsets({
+            groupId: routerGroupId({ topicNamespace: this.place.namespace }, 'events'),
+            topics: [this.topics.events],
+          });
+          const at = new Map(committed.partitions.map((p) => [p.partition, BigInt(p.offset)]));
+          return ends.every((end) => end.high === '0' || (at.get(end.partition) ?? -1n) >= BigInt(end.high));
+        },
+        20_000,
+        'the router to commit every event',
+      );
     } finally {
       await admin.disconnect();
     }
@@ -138,7 +193,9 @@ export class RouterHarness {
 
   /** Delivery jobs seen so far for a message. */
   jobsFor(messageId: string): DeliveryJob[] {
-    return this.outputs.records.filter((r) => r.topic === this.topics.deliveries && r.value.messageId === messageId).map((r) => r.value);
+    return this.outputs.records
+      .filter((r) => r.topic === this.topics.deliveries && r.value.messageId === messageId)
+      .map((r) => r.value);
   }
 
   async close(): Promise<void> {

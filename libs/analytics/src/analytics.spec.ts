@@ -1,7 +1,14 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BatchReceiver } from '../test/batch-receiver';
 import { Analytics } from './analytics';
-import { ClientClosedError, DeliveryError, FlushError, MessageTooLargeError, QueueFullError, ValidationError } from './errors';
+import {
+  ClientClosedError,
+  DeliveryError,
+  FlushError,
+  MessageTooLargeError,
+  QueueFullError,
+  ValidationError,
+} from './errors';
 import type { AnalyticsOptions } from './settings';
 import { LIBRARY_NAME } from './version';
 
@@ -14,7 +21,12 @@ describe('Analytics client', () => {
   let receiver: BatchReceiver;
   const clients: Analytics[] = [];
   const client = (options: AnalyticsOptions = {}) => {
-    const created = new Analytics(WRITE_KEY, { endpoint: receiver.url, flushAfter: NEVER, retry: FAST_RETRY, ...options });
+    const created = new Analytics(WRITE_KEY, {
+      endpoint: receiver.url,
+      flushAfter: NEVER,
+      retry: FAST_RETRY,
+      ...options,
+    });
     clients.push(created);
     return created;
   };
@@ -67,11 +79,26 @@ describe('Analytics client', () => {
     const integrations = { All: false, Webhooks: true };
     const ids = [
       analytics.identify({ userId: 'u1', traits: { name: 'Ada' }, context: { ip: '10.0.0.1' } }),
-      analytics.track({ anonymousId: 'a1', event: 'Order Completed', properties: { revenue: 42.5 }, integrations }),
-      analytics.page({ userId: 'u1', name: 'Home', category: 'Docs', properties: { url: 'https://example.com/' } }),
+      analytics.track({
+        anonymousId: 'a1',
+        event: 'Order Completed',
+        properties: { revenue: 42.5 },
+        integrations,
+      }),
+      analytics.page({
+        userId: 'u1',
+        name: 'Home',
+        category: 'Docs',
+        properties: { url: 'https://example.com/' },
+      }),
       analytics.screen({ userId: 'u1', name: 'Dashboard' }),
       analytics.group({ userId: 'u1', groupId: 'g-1', traits: { name: 'Acme' } }),
-      analytics.alias({ userId: 'u1', previousId: 'a1', timestamp: new Date('2015-01-02T10:04:05Z'), messageId: 'my-id' }),
+      analytics.alias({
+        userId: 'u1',
+        previousId: 'a1',
+        timestamp: new Date('2015-01-02T10:04:05Z'),
+        messageId: 'my-id',
+      }),
     ];
     await analytics.flush();
 
@@ -80,12 +107,33 @@ describe('Analytics client', () => {
     const messages = request.body.batch;
     expect(messages.map((m) => m.messageId)).toEqual(ids);
     expect(ids[5]).toBe('my-id');
-    expect(messages[0]).toMatchObject({ type: 'identify', userId: 'u1', traits: { name: 'Ada' }, context: { ip: '10.0.0.1', library: { name: LIBRARY_NAME } } });
-    expect(messages[1]).toMatchObject({ type: 'track', anonymousId: 'a1', event: 'Order Completed', properties: { revenue: 42.5 }, integrations });
-    expect(messages[2]).toMatchObject({ type: 'page', name: 'Home', category: 'Docs', properties: { url: 'https://example.com/' } });
+    expect(messages[0]).toMatchObject({
+      type: 'identify',
+      userId: 'u1',
+      traits: { name: 'Ada' },
+      context: { ip: '10.0.0.1', library: { name: LIBRARY_NAME } },
+    });
+    expect(messages[1]).toMatchObject({
+      type: 'track',
+      anonymousId: 'a1',
+      event: 'Order Completed',
+      properties: { revenue: 42.5 },
+      integrations,
+    });
+    expect(messages[2]).toMatchObject({
+      type: 'page',
+      name: 'Home',
+      category: 'Docs',
+      properties: { url: 'https://example.com/' },
+    });
     expect(messages[3]).toMatchObject({ type: 'screen', name: 'Dashboard' });
     expect(messages[4]).toMatchObject({ type: 'group', groupId: 'g-1', traits: { name: 'Acme' } });
-    expect(messages[5]).toMatchObject({ type: 'alias', userId: 'u1', previousId: 'a1', timestamp: '2015-01-02T10:04:05.000Z' });
+    expect(messages[5]).toMatchObject({
+      type: 'alias',
+      userId: 'u1',
+      previousId: 'a1',
+      timestamp: '2015-01-02T10:04:05.000Z',
+    });
     // Without a timestamp, ingest stamps the call at receipt; the call time travels as originalTimestamp.
     expect(messages[0]).not.toHaveProperty('timestamp');
     expect(messages[0].originalTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -97,8 +145,16 @@ describe('Analytics client', () => {
     ['track with an empty event', () => client().track({ userId: 'u1', event: '' }), 'event'],
     ['group without groupId', () => client().group({ userId: 'u1' } as never), 'groupId'],
     ['alias without previousId', () => client().alias({ userId: 'u1' } as never), 'previousId'],
-    ['page with properties as an array', () => client().page({ userId: 'u1', properties: [] as never }), 'properties'],
-    ['a timestamp that is not a date', () => client().track({ userId: 'u1', event: 'E', timestamp: 'yesterday' }), 'timestamp'],
+    [
+      'page with properties as an array',
+      () => client().page({ userId: 'u1', properties: [] as never }),
+      'properties',
+    ],
+    [
+      'a timestamp that is not a date',
+      () => client().track({ userId: 'u1', event: 'E', timestamp: 'yesterday' }),
+      'timestamp',
+    ],
   ])('refuses %s with a ValidationError naming the field, queuing nothing', (_, call, field) => {
     let thrown: unknown;
     try {
@@ -113,7 +169,9 @@ describe('Analytics client', () => {
 
   it('refuses a call over 32 KB with MessageTooLargeError and never sends it', async () => {
     const analytics = client();
-    expect(() => analytics.track({ userId: 'u1', event: 'Big', properties: { blob: 'x'.repeat(33 * 1024) } })).toThrow(MessageTooLargeError);
+    expect(() =>
+      analytics.track({ userId: 'u1', event: 'Big', properties: { blob: 'x'.repeat(33 * 1024) } }),
+    ).toThrow(MessageTooLargeError);
     analytics.track({ userId: 'u1', event: 'Just under', properties: { blob: 'x'.repeat(31 * 1024) } });
     await analytics.flush();
     expect(receiver.messages.map((m) => m.event)).toEqual(['Just under']);
@@ -121,7 +179,8 @@ describe('Analytics client', () => {
 
   it('splits a flush so that no request body exceeds 500 KB', async () => {
     const analytics = client();
-    for (let i = 0; i < 20; i += 1) analytics.track({ userId: 'u1', event: `E${i}`, properties: { blob: 'x'.repeat(30 * 1024) } });
+    for (let i = 0; i < 20; i += 1)
+      analytics.track({ userId: 'u1', event: `E${i}`, properties: { blob: 'x'.repeat(30 * 1024) } });
     await analytics.flush();
     expect(receiver.messages).toHaveLength(20);
     expect(receiver.requests.length).toBeGreaterThan(1);
@@ -133,7 +192,11 @@ describe('Analytics client', () => {
     const analytics = client();
     const messageId = analytics.track({ userId: 'u1', event: 'E' });
     await analytics.flush();
-    expect(receiver.requests.map((r) => r.body.batch[0].messageId)).toEqual([messageId, messageId, messageId]);
+    expect(receiver.requests.map((r) => r.body.batch[0].messageId)).toEqual([
+      messageId,
+      messageId,
+      messageId,
+    ]);
   });
 
   it('waits as long as a 429 Retry-After says, within maxRetryAfterMs', async () => {
@@ -223,7 +286,9 @@ describe('Analytics client', () => {
     let stderr: jest.SpyInstance;
     beforeEach(() => {
       lines = [];
-      stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
+      stderr = jest
+        .spyOn(process.stderr, 'write')
+        .mockImplementation((chunk) => lines.push(String(chunk)) > 0);
     });
     afterEach(() => {
       stderr.mockRestore();

@@ -4,8 +4,23 @@ import { BatchDispatcher } from './batch-dispatcher';
 import { DebugLog, debugRequested, stderrDebugLog } from './debug-log';
 import { ClientClosedError, DeliveryError, FlushError, QueueFullError } from './errors';
 import { encodeMessage } from './message-encoding';
-import type { AliasMessage, CallType, GroupMessage, IdentifyMessage, MessagesByType, PageMessage, ScreenMessage, TrackMessage } from './messages';
-import { AnalyticsOptions, AnalyticsSettings, MAX_BATCH_BYTES, MAX_MESSAGE_BYTES, resolveSettings } from './settings';
+import type {
+  AliasMessage,
+  CallType,
+  GroupMessage,
+  IdentifyMessage,
+  MessagesByType,
+  PageMessage,
+  ScreenMessage,
+  TrackMessage,
+} from './messages';
+import {
+  AnalyticsOptions,
+  AnalyticsSettings,
+  MAX_BATCH_BYTES,
+  MAX_MESSAGE_BYTES,
+  resolveSettings,
+} from './settings';
 import { fetchTransport } from './transport';
 import { LIBRARY_NAME, LIBRARY_VERSION } from './version';
 
@@ -34,13 +49,20 @@ export class Analytics extends EventEmitter<AnalyticsEvents> {
     this.settings = resolveSettings(writeKey, options);
     const { batchUrl, requestTimeoutMs, retry } = this.settings;
     this.log = (options.debug ?? debugRequested(process.env.DEBUG)) ? stderrDebugLog() : undefined;
-    const transport = fetchTransport(batchUrl, writeKey, requestTimeoutMs, `${LIBRARY_NAME}/${LIBRARY_VERSION} node/${process.versions.node}`);
+    const transport = fetchTransport(
+      batchUrl,
+      writeKey,
+      requestTimeoutMs,
+      `${LIBRARY_NAME}/${LIBRARY_VERSION} node/${process.versions.node}`,
+    );
     this.dispatcher = new BatchDispatcher(
       { ...this.settings, maxBatchBytes: MAX_BATCH_BYTES },
       (messages, body) => deliverBatch(messages, body, { transport, schedule: retry, log: this.log }),
       (failure) => this.reportFailure(failure),
     );
-    this.log?.(`client for ${batchUrl}: flushAt ${this.settings.flushAt}, flushAfter ${this.settings.flushAfterMs} ms`);
+    this.log?.(
+      `client for ${batchUrl}: flushAt ${this.settings.flushAt}, flushAfter ${this.settings.flushAfterMs} ms`,
+    );
   }
 
   identify(message: IdentifyMessage): string {
@@ -94,7 +116,8 @@ export class Analytics extends EventEmitter<AnalyticsEvents> {
     if (this.closing) throw new ClientClosedError();
     const message = encodeMessage(type, record, new Date(), MAX_MESSAGE_BYTES);
     // Refusing here, where the caller can act on it, rather than dropping something later.
-    if (this.dispatcher.unsettled >= this.settings.maxQueueSize) throw new QueueFullError(this.settings.maxQueueSize);
+    if (this.dispatcher.unsettled >= this.settings.maxQueueSize)
+      throw new QueueFullError(this.settings.maxQueueSize);
     this.dispatcher.enqueue(message);
     this.log?.(`queued ${type} ${message.messageId} (${message.bytes} bytes)`);
     return message.messageId;

@@ -9,13 +9,22 @@ const message = (bytes: number, id = 'm'): EncodedMessage => {
 describe('batchBody', () => {
   it('is the Tracking API batch, with sentAt', () => {
     const body = batchBody([message(30, 'a'), message(30, 'b')], new Date('2025-01-01T00:00:00Z'));
-    expect(JSON.parse(body)).toEqual({ batch: [expect.objectContaining({ messageId: 'a' }), expect.objectContaining({ messageId: 'b' })], sentAt: '2025-01-01T00:00:00.000Z' });
+    expect(JSON.parse(body)).toEqual({
+      batch: [expect.objectContaining({ messageId: 'a' }), expect.objectContaining({ messageId: 'b' })],
+      sentAt: '2025-01-01T00:00:00.000Z',
+    });
   });
 });
 
 describe('nextBatchSize', () => {
   it('takes at most maxMessages', () => {
-    expect(nextBatchSize(Array.from({ length: 50 }, () => message(100)), 20, 500 * 1024)).toBe(20);
+    expect(
+      nextBatchSize(
+        Array.from({ length: 50 }, () => message(100)),
+        20,
+        500 * 1024,
+      ),
+    ).toBe(20);
   });
 
   it('takes no more than fit in maxBodyBytes, counting envelope and commas', () => {

@@ -13,7 +13,11 @@ const ENVELOPE_BYTES = Buffer.byteLength(batchBody([], new Date(0)));
  * no more than fit in `maxBodyBytes` with the envelope and commas. At least one, since a single
  * call is bounded far below a request (32 KB against 500 KB).
  */
-export function nextBatchSize(queue: readonly EncodedMessage[], maxMessages: number, maxBodyBytes: number): number {
+export function nextBatchSize(
+  queue: readonly EncodedMessage[],
+  maxMessages: number,
+  maxBodyBytes: number,
+): number {
   let bytes = ENVELOPE_BYTES;
   let count = 0;
   for (const message of queue) {

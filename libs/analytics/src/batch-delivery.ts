@@ -19,7 +19,11 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
  * undefined when delivered and with the DeliveryError otherwise; it never rejects, so the
  * dispatcher has one result type to handle.
  */
-export async function deliverBatch(messages: readonly EncodedMessage[], body: string, deps: DeliveryDeps): Promise<DeliveryError | undefined> {
+export async function deliverBatch(
+  messages: readonly EncodedMessage[],
+  body: string,
+  deps: DeliveryDeps,
+): Promise<DeliveryError | undefined> {
   const { transport, schedule, log, random = Math.random, sleep = sleepFor } = deps;
   const messageIds = messages.map((m) => m.messageId);
   for (let attempt = 1; ; attempt += 1) {
@@ -36,8 +40,11 @@ export async function deliverBatch(messages: readonly EncodedMessage[], body: st
       result = { networkError };
     }
     const verdict = classifyAttempt(result);
-    const outcome = 'status' in result ? `HTTP ${result.status}` : `network error: ${describe(result.networkError)}`;
-    log?.(`batch of ${messages.length} (${Buffer.byteLength(body)} bytes) attempt ${attempt}/${schedule.maxAttempts}: ${outcome} in ${Date.now() - started} ms`);
+    const outcome =
+      'status' in result ? `HTTP ${result.status}` : `network error: ${describe(result.networkError)}`;
+    log?.(
+      `batch of ${messages.length} (${Buffer.byteLength(body)} bytes) attempt ${attempt}/${schedule.maxAttempts}: ${outcome} in ${Date.now() - started} ms`,
+    );
     if (verdict === 'delivered') return undefined;
 
     if (verdict === 'retry' && attempt < schedule.maxAttempts) {
@@ -46,10 +53,19 @@ export async function deliverBatch(messages: readonly EncodedMessage[], body: st
       await sleep(delay);
       continue;
     }
-    const why = verdict === 'give-up' ? `refused with ${outcome}${excerpt ? `: ${excerpt}` : ''}` : `still failing after ${attempt} attempt(s), last ${outcome}`;
+    const why =
+      verdict === 'give-up'
+        ? `refused with ${outcome}${excerpt ? `: ${excerpt}` : ''}`
+        : `still failing after ${attempt} attempt(s), last ${outcome}`;
     const status = 'status' in result ? result.status : undefined;
     const cause = 'networkError' in result ? { cause: result.networkError } : undefined;
-    return new DeliveryError(`batch of ${messages.length} message(s) not delivered: ${why}`, messageIds, attempt, status, cause);
+    return new DeliveryError(
+      `batch of ${messages.length} message(s) not delivered: ${why}`,
+      messageIds,
+      attempt,
+      status,
+      cause,
+    );
   }
 }
 

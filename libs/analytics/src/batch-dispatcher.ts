@@ -25,7 +25,10 @@ export interface DispatcherSettings {
   maxBatchBytes: number;
 }
 
-export type DeliverBatch = (messages: readonly EncodedMessage[], body: string) => Promise<DeliveryError | undefined>;
+export type DeliverBatch = (
+  messages: readonly EncodedMessage[],
+  body: string,
+) => Promise<DeliveryError | undefined>;
 
 /**
  * The in-memory queue and its flush triggers. A batch leaves when `flushAt` messages are waiting,
@@ -58,10 +61,16 @@ export class BatchDispatcher {
 
   enqueue(message: EncodedMessage): void {
     this.lastSeq += 1;
-    this.pending.push({ messageId: message.messageId, json: message.json, bytes: message.bytes, seq: this.lastSeq });
+    this.pending.push({
+      messageId: message.messageId,
+      json: message.json,
+      bytes: message.bytes,
+      seq: this.lastSeq,
+    });
     this.pump();
     // The timer is ref'd on purpose: a program that ends without close() still sends its last calls.
-    if (this.pending.length > 0 && !this.timer) this.timer = setTimeout(() => this.onTimer(), this.settings.flushAfterMs);
+    if (this.pending.length > 0 && !this.timer)
+      this.timer = setTimeout(() => this.onTimer(), this.settings.flushAfterMs);
   }
 
   /** Sends everything queued so far; resolves once all of it is settled, with the batches that failed. */
@@ -81,7 +90,11 @@ export class BatchDispatcher {
 
   private pump(): void {
     const { flushAt, maxInFlightRequests, maxBatchBytes } = this.settings;
-    while (this.inFlight.size < maxInFlightRequests && this.pending.length > 0 && (this.pending.length >= flushAt || this.pending[0].seq <= this.drainThroughSeq)) {
+    while (
+      this.inFlight.size < maxInFlightRequests &&
+      this.pending.length > 0 &&
+      (this.pending.length >= flushAt || this.pending[0].seq <= this.drainThroughSeq)
+    ) {
       this.send(this.pending.splice(0, nextBatchSize(this.pending, flushAt, maxBatchBytes)));
     }
     if (this.pending.length === 0 && this.timer) {
@@ -100,7 +113,9 @@ export class BatchDispatcher {
   private settle(flight: InFlightBatch, failure: DeliveryError | undefined): void {
     this.inFlight.delete(flight);
     this.inFlightMessages -= flight.size;
-    if (failure) for (const waiter of this.waiters) if (flight.firstSeq <= waiter.throughSeq) waiter.failures.push(failure);
+    if (failure)
+      for (const waiter of this.waiters)
+        if (flight.firstSeq <= waiter.throughSeq) waiter.failures.push(failure);
     this.pump();
     const [done, waiting] = partition(this.waiters, (w) => this.isSettled(w.throughSeq));
     this.waiters = waiting;

@@ -7,6 +7,8 @@ export function debugRequested(debugVariable: string | undefined): boolean {
 }
 
 /** Logging to stderr, one line per event, prefixed so it can be told apart from the program's own output. */
-export function stderrDebugLog(write: (line: string) => void = (line) => process.stderr.write(line)): DebugLog {
+export function stderrDebugLog(
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): DebugLog {
   return (message) => write(`analytics ${new Date().toISOString()} ${message}\n`);
 }

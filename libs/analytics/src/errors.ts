@@ -17,7 +17,9 @@ export class ValidationError extends AnalyticsError {
     readonly type: string,
     readonly errors: FieldError[],
   ) {
-    super(`invalid ${type} call: ${errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join('; ')}`);
+    super(
+      `invalid ${type} call: ${errors.map((e) => (e.field ? `${e.field}: ${e.reason}` : e.reason)).join('; ')}`,
+    );
   }
 }
 
@@ -30,7 +32,9 @@ export class MessageTooLargeError extends AnalyticsError {
     readonly bytes: number,
     readonly limitBytes: number,
   ) {
-    super(`${type} call is ${bytes} bytes of JSON; the limit is ${limitBytes} bytes per call. Nothing was queued.`);
+    super(
+      `${type} call is ${bytes} bytes of JSON; the limit is ${limitBytes} bytes per call. Nothing was queued.`,
+    );
   }
 }
 
@@ -39,7 +43,9 @@ export class QueueFullError extends AnalyticsError {
   override name = 'QueueFullError';
 
   constructor(readonly maxQueueSize: number) {
-    super(`the queue holds ${maxQueueSize} unsent messages (maxQueueSize); the call was refused, nothing was queued`);
+    super(
+      `the queue holds ${maxQueueSize} unsent messages (maxQueueSize); the call was refused, nothing was queued`,
+    );
   }
 }
 
@@ -80,6 +86,8 @@ export class FlushError extends AnalyticsError {
 
   constructor(readonly failures: DeliveryError[]) {
     const lost = failures.reduce((n, f) => n + f.messageIds.length, 0);
-    super(`${lost} message(s) in ${failures.length} batch(es) were not delivered: ${failures[0]?.message ?? ''}`);
+    super(
+      `${lost} message(s) in ${failures.length} batch(es) were not delivered: ${failures[0]?.message ?? ''}`,
+    );
   }
 }

@@ -19,14 +19,23 @@ export interface EncodedMessage {
  * seed says; `originalTimestamp` always records when the call was made on this machine.
  * Throws ValidationError or MessageTooLargeError; nothing is encoded for a refused call.
  */
-export function encodeMessage(type: CallType, record: object, now: Date, maxMessageBytes: number): EncodedMessage {
+export function encodeMessage(
+  type: CallType,
+  record: object,
+  now: Date,
+  maxMessageBytes: number,
+): EncodedMessage {
   const errors = validateMessage(type, record);
   if (errors.length > 0) throw new ValidationError(type, errors);
 
   const fields = record as { messageId?: string; timestamp?: Date | string; context?: object };
   const messageId = fields.messageId ?? randomUUID();
   // Object.assign rather than spread: this runs on every call, and it is several times faster on V8.
-  const message: Record<string, unknown> = Object.assign({}, record, { type, messageId, originalTimestamp: now.toISOString() });
+  const message: Record<string, unknown> = Object.assign({}, record, {
+    type,
+    messageId,
+    originalTimestamp: now.toISOString(),
+  });
   if (fields.timestamp !== undefined) message.timestamp = new Date(fields.timestamp).toISOString();
   message.context = Object.assign({ library: LIBRARY }, fields.context);
   const json = serialise(type, message);
@@ -40,6 +49,8 @@ function serialise(type: CallType, message: object): string {
     return JSON.stringify(message);
   } catch (error) {
     // Circular structures and BigInt values cannot be sent; say so now rather than lose the call later.
-    throw new ValidationError(type, [{ field: '', reason: `the call is not JSON-serialisable: ${(error as Error).message}` }]);
+    throw new ValidationError(type, [
+      { field: '', reason: `the call is not JSON-serialisable: ${(error as Error).message}` },
+    ]);
   }
 }

@@ -36,7 +36,9 @@ function checkRule(value: unknown, rule: Rule): string | undefined {
     case 'requiredString':
       return isNonEmptyString(value) ? undefined : 'is required (a non-empty string)';
     case 'string':
-      return value === undefined || isNonEmptyString(value) ? undefined : 'must be a non-empty string when given';
+      return value === undefined || isNonEmptyString(value)
+        ? undefined
+        : 'must be a non-empty string when given';
     case 'object':
       return value === undefined || isPlainObject(value) ? undefined : 'must be an object when given';
   }
@@ -48,7 +50,10 @@ function checkIdentity(record: Record<string, unknown>): FieldError[] {
     return [{ field: 'userId', reason: 'userId or anonymousId is required (a non-empty string)' }];
   }
   const errors: FieldError[] = [];
-  for (const [field, value] of [['userId', userId], ['anonymousId', anonymousId]] as const) {
+  for (const [field, value] of [
+    ['userId', userId],
+    ['anonymousId', anonymousId],
+  ] as const) {
     const reason = value === undefined ? undefined : checkRule(value, 'id');
     if (reason) errors.push({ field, reason });
   }
@@ -57,7 +62,12 @@ function checkIdentity(record: Record<string, unknown>): FieldError[] {
 
 function checkTimestamp(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  const time = value instanceof Date ? value.getTime() : typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;
+  const time =
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value)
+        ? Date.parse(value)
+        : NaN;
   return Number.isNaN(time) ? 'must be a valid Date or an ISO 8601 date-time string' : undefined;
 }
 

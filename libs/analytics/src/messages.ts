@@ -29,7 +29,8 @@ export type IdentifyMessage = CommonFields & Identity & { traits?: JsonMap };
 export type TrackMessage = CommonFields & Identity & { event: string; properties?: JsonMap };
 
 /** Recognised page properties: url, title, referrer, path; custom keys are kept as they are. */
-export type PageMessage = CommonFields & Identity & { name?: string; category?: string; properties?: JsonMap };
+export type PageMessage = CommonFields &
+  Identity & { name?: string; category?: string; properties?: JsonMap };
 
 export type ScreenMessage = PageMessage;
 

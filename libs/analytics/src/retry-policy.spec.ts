@@ -1,4 +1,11 @@
-import { AttemptResult, AttemptVerdict, classifyAttempt, nextDelay, parseRetryAfter, RetrySchedule } from './retry-policy';
+import {
+  AttemptResult,
+  AttemptVerdict,
+  classifyAttempt,
+  nextDelay,
+  parseRetryAfter,
+  RetrySchedule,
+} from './retry-policy';
 
 describe('classifyAttempt', () => {
   const cases: Array<[string, AttemptResult, AttemptVerdict]> = [
@@ -19,11 +26,20 @@ describe('classifyAttempt', () => {
 });
 
 describe('nextDelay', () => {
-  const schedule: RetrySchedule = { maxAttempts: 10, initialDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
+  const schedule: RetrySchedule = {
+    maxAttempts: 10,
+    initialDelayMs: 100,
+    maxDelayMs: 1000,
+    maxRetryAfterMs: 5000,
+  };
 
   it('doubles per attempt, half of it jittered, up to maxDelayMs', () => {
-    expect([1, 2, 3, 4, 5].map((attempt) => nextDelay(attempt, schedule, 0))).toEqual([50, 100, 200, 400, 500]);
-    expect([1, 2, 3, 4, 5].map((attempt) => nextDelay(attempt, schedule, 0.5))).toEqual([75, 150, 300, 600, 750]);
+    expect([1, 2, 3, 4, 5].map((attempt) => nextDelay(attempt, schedule, 0))).toEqual([
+      50, 100, 200, 400, 500,
+    ]);
+    expect([1, 2, 3, 4, 5].map((attempt) => nextDelay(attempt, schedule, 0.5))).toEqual([
+      75, 150, 300, 600, 750,
+    ]);
   });
 
   it('honours Retry-After up to maxRetryAfterMs', () => {

@@ -34,7 +34,12 @@ export interface RetrySchedule {
  * failing together spread out without any retrying at once. A Retry-After is honoured as given,
  * up to `maxRetryAfterMs`. `random` is in [0, 1), passed in so tests are deterministic.
  */
-export function nextDelay(attempt: number, schedule: RetrySchedule, random: number, retryAfterMs?: number): number {
+export function nextDelay(
+  attempt: number,
+  schedule: RetrySchedule,
+  random: number,
+  retryAfterMs?: number,
+): number {
   if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), schedule.maxRetryAfterMs);
   const backoff = Math.min(schedule.maxDelayMs, schedule.initialDelayMs * 2 ** (attempt - 1));
   return Math.round(backoff / 2 + (backoff / 2) * random);

@@ -38,7 +38,12 @@ export interface AnalyticsSettings {
   retry: RetrySchedule;
 }
 
-const DEFAULT_RETRY: RetrySchedule = { maxAttempts: 5, initialDelayMs: 200, maxDelayMs: 10_000, maxRetryAfterMs: 60_000 };
+const DEFAULT_RETRY: RetrySchedule = {
+  maxAttempts: 5,
+  initialDelayMs: 200,
+  maxDelayMs: 10_000,
+  maxRetryAfterMs: 60_000,
+};
 
 /** Each numeric option's inclusive bounds; flushAt stops at ingest's default batch limit. */
 const BOUNDS = {
@@ -62,9 +67,16 @@ function bounded(name: keyof typeof BOUNDS, value: number): number {
 }
 
 /** One value from two names for the same option; giving both with different values is a mistake worth stopping on. */
-function aliased(names: [string, string], first: number | undefined, second: number | undefined, fallback: number): number {
+function aliased(
+  names: [string, string],
+  first: number | undefined,
+  second: number | undefined,
+  fallback: number,
+): number {
   if (first !== undefined && second !== undefined && first !== second) {
-    throw new ConfigurationError(`${names[0]} and ${names[1]} name the same option; give one (got ${first} and ${second})`);
+    throw new ConfigurationError(
+      `${names[0]} and ${names[1]} name the same option; give one (got ${first} and ${second})`,
+    );
   }
   return first ?? second ?? fallback;
 }
@@ -84,13 +96,17 @@ function batchUrl(endpoint: string): string {
 
 /** Defaults, then the options, each checked against its bounds: a bad value stops the constructor with its name and rule. */
 export function resolveSettings(writeKey: unknown, options: AnalyticsOptions = {}): AnalyticsSettings {
-  if (typeof writeKey !== 'string' || writeKey === '') throw new ConfigurationError('writeKey must be a non-empty string');
+  if (typeof writeKey !== 'string' || writeKey === '')
+    throw new ConfigurationError('writeKey must be a non-empty string');
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   const settings: AnalyticsSettings = {
     writeKey,
     batchUrl: batchUrl(options.endpoint ?? 'http://localhost:8080'),
     flushAt: bounded('flushAt', aliased(['flushAt', 'size'], options.flushAt, options.size, 20)),
-    flushAfterMs: bounded('flushAfter', aliased(['flushAfter', 'flushInterval'], options.flushAfter, options.flushInterval, 5000)),
+    flushAfterMs: bounded(
+      'flushAfter',
+      aliased(['flushAfter', 'flushInterval'], options.flushAfter, options.flushInterval, 5000),
+    ),
     maxQueueSize: bounded('maxQueueSize', options.maxQueueSize ?? 10_000),
     maxInFlightRequests: bounded('maxInFlightRequests', options.maxInFlightRequests ?? 4),
     requestTimeoutMs: bounded('requestTimeoutMs', options.requestTimeoutMs ?? 10_000),
@@ -102,7 +118,9 @@ export function resolveSettings(writeKey: unknown, options: AnalyticsOptions = {
     },
   };
   if (settings.maxQueueSize < settings.flushAt) {
-    throw new ConfigurationError(`maxQueueSize (${settings.maxQueueSize}) must be at least flushAt (${settings.flushAt})`);
+    throw new ConfigurationError(
+      `maxQueueSize (${settings.maxQueueSize}) must be at least flushAt (${settings.flushAt})`,
+    );
   }
   return settings;
 }

@@ -35,9 +35,17 @@ export class BatchReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const raw = Buffer.concat(chunks);
-        receiver.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, bytes: raw.length, body: JSON.parse(raw.toString('utf8')) });
+        receiver.requests.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          bytes: raw.length,
+          body: JSON.parse(raw.toString('utf8')),
+        });
         const reply = receiver.script.shift() ?? { status: 200, body: '{"success":true}' };
-        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(reply.body ?? '{}');
+        res
+          .writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+          .end(reply.body ?? '{}');
         receiver.waiters.splice(0).forEach((wake) => wake());
       });
     });

@@ -8,10 +8,26 @@ import { loadWorkspaceConfig, WorkspaceConfigStore } from './workspace-config-st
 
 const path = join(mkdtempSync(join(tmpdir(), 'switchyard-headers-')), 'workspace.json');
 const withHeaderValue = (value: string) => {
-  writeFileSync(path, JSON.stringify({
-    sources: [{ id: 'web', name: 'Web', writeKey: 'web-write-key' }],
-    destinations: [{ id: 'hooks', type: 'Webhooks', enabled: true, sources: ['web'], settings: { webhooks: [{ url: 'https://example.com/a' }, { url: 'https://example.com/b', headers: { 'X-Api-Key': value } }] } }],
-  }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      sources: [{ id: 'web', name: 'Web', writeKey: 'web-write-key' }],
+      destinations: [
+        {
+          id: 'hooks',
+          type: 'Webhooks',
+          enabled: true,
+          sources: ['web'],
+          settings: {
+            webhooks: [
+              { url: 'https://example.com/a' },
+              { url: 'https://example.com/b', headers: { 'X-Api-Key': value } },
+            ],
+          },
+        },
+      ],
+    }),
+  );
   return path;
 };
 
@@ -27,13 +43,22 @@ describe('static header values', () => {
   ])('refuses %s at load, naming the field', (_name, value, reason) => {
     const file = withHeaderValue(value);
     expect(() => loadWorkspaceConfig(file)).toThrow(ConfigError);
-    expect(() => loadWorkspaceConfig(file)).toThrow('destinations[0].settings.webhooks[1].headers.X-Api-Key: the value holds');
+    expect(() => loadWorkspaceConfig(file)).toThrow(
+      'destinations[0].settings.webhooks[1].headers.X-Api-Key: the value holds',
+    );
     expect(() => loadWorkspaceConfig(file)).toThrow(reason);
   });
 
-  it.each([['plain', 'Bearer abc.def'], ['tab and spaces', 'a\tb c'], ['Latin-1', 'café'], ['empty', '']])('accepts a %s value', (_name, value) => {
+  it.each([
+    ['plain', 'Bearer abc.def'],
+    ['tab and spaces', 'a\tb c'],
+    ['Latin-1', 'café'],
+    ['empty', ''],
+  ])('accepts a %s value', (_name, value) => {
     expect(headerValueProblem(value)).toBeUndefined();
-    expect(loadWorkspaceConfig(withHeaderValue(value)).destinations[0].settings.webhooks[1].headers).toEqual({ 'X-Api-Key': value });
+    expect(loadWorkspaceConfig(withHeaderValue(value)).destinations[0].settings.webhooks[1].headers).toEqual({
+      'X-Api-Key': value,
+    });
   });
 
   it('keeps the previous configuration live when an edit brings a CR, LF or NUL', () => {

@@ -6,7 +6,10 @@ import { envBoolean, envString, validateSettings } from './settings';
 /** Where the brokers are and how to authenticate to them: what every Kafka client needs, services and tools alike. */
 export class KafkaClientSettings {
   /** Comma-separated host:port list. */
-  @IsString() @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, { message: 'kafkaBrokers (KAFKA_BROKERS) must be a comma-separated host:port list' })
+  @IsString()
+  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, {
+    message: 'kafkaBrokers (KAFKA_BROKERS) must be a comma-separated host:port list',
+  })
   kafkaBrokers!: string;
 
   /** TLS to the brokers (SSL or SASL_SSL listeners). */
@@ -14,31 +17,40 @@ export class KafkaClientSettings {
   kafkaSsl!: boolean;
 
   /** PEM bundle of the CA that signed the brokers' certificates; unset: the system's CAs. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   kafkaSslCaFile?: string;
 
   /** Client certificate and key (PEM) for mTLS; both or neither. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   kafkaSslCertFile?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   kafkaSslKeyFile?: string;
 
   /** Refuse brokers whose certificate does not verify. Off only to diagnose, never in production. */
   @IsBoolean({ message: 'kafkaSslRejectUnauthorized (KAFKA_SSL_REJECT_UNAUTHORIZED) must be true or false' })
   kafkaSslRejectUnauthorized!: boolean;
 
-  @IsOptional() @IsIn(KAFKA_SASL_MECHANISMS as unknown as string[], { message: `kafkaSaslMechanism (KAFKA_SASL_MECHANISM) must be one of: ${KAFKA_SASL_MECHANISMS.join(', ')}` })
+  @IsOptional()
+  @IsIn(KAFKA_SASL_MECHANISMS as unknown as string[], {
+    message: `kafkaSaslMechanism (KAFKA_SASL_MECHANISM) must be one of: ${KAFKA_SASL_MECHANISMS.join(', ')}`,
+  })
   kafkaSaslMechanism?: KafkaSaslMechanism;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   kafkaSaslUsername?: string;
 
   /** Never logged; KAFKA_SASL_PASSWORD_FILE is the way to pass it from a Kubernetes Secret. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   kafkaSaslPassword?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   kafkaSaslPasswordFile?: string;
 }
 

@@ -41,12 +41,41 @@ describe('Kafka connection settings', () => {
 
   it.each([
     ['a CA file without KAFKA_SSL', { kafkaSslCaFile: file('ca2.pem', 'x') }, /need KAFKA_SSL=true/],
-    ['a certificate without its key', { kafkaSsl: true, kafkaSslCertFile: file('c.pem', 'x') }, /KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE go together/],
-    ['a mechanism without a user', { kafkaSaslMechanism: 'plain', kafkaSaslPassword: 'p' }, /KAFKA_SASL_MECHANISM=plain needs KAFKA_SASL_USERNAME/],
-    ['a mechanism without a password', { kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u' }, /needs exactly one of KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE/],
-    ['both password and password file', { kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u', kafkaSaslPassword: 'p', kafkaSaslPasswordFile: file('p2', 'p') }, /exactly one of/],
-    ['credentials without a mechanism', { kafkaSaslUsername: 'u', kafkaSaslPassword: 'p' }, /need KAFKA_SASL_MECHANISM/],
-    ['min.insync above the replication factor', { kafkaReplicationFactor: 2, kafkaMinInsyncReplicas: 3 }, /KAFKA_MIN_INSYNC_REPLICAS must not exceed KAFKA_REPLICATION_FACTOR/],
+    [
+      'a certificate without its key',
+      { kafkaSsl: true, kafkaSslCertFile: file('c.pem', 'x') },
+      /KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE go together/,
+    ],
+    [
+      'a mechanism without a user',
+      { kafkaSaslMechanism: 'plain', kafkaSaslPassword: 'p' },
+      /KAFKA_SASL_MECHANISM=plain needs KAFKA_SASL_USERNAME/,
+    ],
+    [
+      'a mechanism without a password',
+      { kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u' },
+      /needs exactly one of KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE/,
+    ],
+    [
+      'both password and password file',
+      {
+        kafkaSaslMechanism: 'plain',
+        kafkaSaslUsername: 'u',
+        kafkaSaslPassword: 'p',
+        kafkaSaslPasswordFile: file('p2', 'p'),
+      },
+      /exactly one of/,
+    ],
+    [
+      'credentials without a mechanism',
+      { kafkaSaslUsername: 'u', kafkaSaslPassword: 'p' },
+      /need KAFKA_SASL_MECHANISM/,
+    ],
+    [
+      'min.insync above the replication factor',
+      { kafkaReplicationFactor: 2, kafkaMinInsyncReplicas: 3 },
+      /KAFKA_MIN_INSYNC_REPLICAS must not exceed KAFKA_REPLICATION_FACTOR/,
+    ],
   ])('refuse %s, naming the variables', (_name, over, message) => {
     const settings = { ...plain, ...over } as Parameters<typeof assertKafkaSettings>[0];
     expect(() => assertKafkaSettings(settings, 'ingest settings')).toThrow(ConfigError);
@@ -56,17 +85,33 @@ describe('Kafka connection settings', () => {
   it('name the variable of a file that cannot be read', () => {
     const settings = { ...plain, kafkaSsl: true, kafkaSslCaFile: join(dir, 'missing.pem') };
     expect(() => kafkaConnection(settings)).toThrow(ConfigError);
-    expect(() => kafkaConnection(settings)).toThrow(/KAFKA_SSL_CA_FILE: cannot read .*missing\.pem \(ENOENT\)/);
+    expect(() => kafkaConnection(settings)).toThrow(
+      /KAFKA_SSL_CA_FILE: cannot read .*missing\.pem \(ENOENT\)/,
+    );
   });
 
   it('never put the password in a problem', () => {
-    const problems = kafkaSettingsProblems({ ...plain, kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u', kafkaSaslPassword: 'hunter2-secret', kafkaSaslPasswordFile: file('p3', 'x') });
+    const problems = kafkaSettingsProblems({
+      ...plain,
+      kafkaSaslMechanism: 'plain',
+      kafkaSaslUsername: 'u',
+      kafkaSaslPassword: 'hunter2-secret',
+      kafkaSaslPasswordFile: file('p3', 'x'),
+    });
     expect(problems.join('\n')).not.toContain('hunter2-secret');
   });
 });
 
 describe('topic settings', () => {
-  const settings = { kafkaCreateTopics: true, kafkaReplicationFactor: 3, kafkaMinInsyncReplicas: 2, kafkaRetentionMs: 7 * 86_400_000, kafkaDeadLetterRetentionMs: 30 * 86_400_000, kafkaAttemptsRetentionMs: 2 * 86_400_000, topicPartitions: 6 };
+  const settings = {
+    kafkaCreateTopics: true,
+    kafkaReplicationFactor: 3,
+    kafkaMinInsyncReplicas: 2,
+    kafkaRetentionMs: 7 * 86_400_000,
+    kafkaDeadLetterRetentionMs: 30 * 86_400_000,
+    kafkaAttemptsRetentionMs: 2 * 86_400_000,
+    topicPartitions: 6,
+  };
 
   it('keep retry tiers for the retry window plus the stream retention, dead letters and attempts for their own, and compact the changelog', () => {
     const families = topicConfigs(settings, 4 * 3_600_000);
@@ -80,23 +125,52 @@ describe('topic settings', () => {
   it("build every service's topics from the one table: same partitions and configs whoever creates them", () => {
     const names = topicNames('ns');
     const specOf = (service: 'ingest' | 'router' | 'delivery' | 'console', topic: string) =>
-      topicSpecs(topicsOf(service, names, 2).filter((r) => r.partitions !== 'audiences'), settings, { retryWindowMs: 1000 }).find((s) => s.topic === topic);
+      topicSpecs(
+        topicsOf(service, names, 2).filter((r) => r.partitions !== 'audiences'),
+        settings,
+        { retryWindowMs: 1000 },
+      ).find((s) => s.topic === topic);
     expect(specOf('ingest', names.deletions)).toEqual(specOf('router', names.deletions));
     expect(specOf('ingest', names.deletions)?.numPartitions).toBe(1);
     expect(specOf('delivery', names.deliveryAttempts)).toEqual(specOf('console', names.deliveryAttempts));
-    expect(specOf('router', names.deliveries)).toEqual({ topic: 'ns.deliveries.v1', numPartitions: 6, configs: { 'cleanup.policy': 'delete', 'retention.ms': String(7 * 86_400_000) } });
-    expect(topicsOf('delivery', names, 2).map((r) => r.name)).toEqual(['ns.deliveries.v1', 'ns.deliveries.retry.1.v1', 'ns.deliveries.retry.2.v1', 'ns.deliveries.dead.v1', 'ns.deliveries.attempts.v1']);
-    expect(topicsOf('ingest', names).map((r) => r.name)).toEqual(['ns.events.ingested.v1', 'ns.audiences.synced.v1', 'ns.deletions.requested.v1']);
+    expect(specOf('router', names.deliveries)).toEqual({
+      topic: 'ns.deliveries.v1',
+      numPartitions: 6,
+      configs: { 'cleanup.policy': 'delete', 'retention.ms': String(7 * 86_400_000) },
+    });
+    expect(topicsOf('delivery', names, 2).map((r) => r.name)).toEqual([
+      'ns.deliveries.v1',
+      'ns.deliveries.retry.1.v1',
+      'ns.deliveries.retry.2.v1',
+      'ns.deliveries.dead.v1',
+      'ns.deliveries.attempts.v1',
+    ]);
+    expect(topicsOf('ingest', names).map((r) => r.name)).toEqual([
+      'ns.events.ingested.v1',
+      'ns.audiences.synced.v1',
+      'ns.deletions.requested.v1',
+    ]);
   });
 
   it('refuse to size the changelog without the audiences partition count', () => {
     const changelog = topicsOf('router', topicNames('ns')).filter((r) => r.partitions === 'audiences');
     expect(() => topicSpecs(changelog, settings)).toThrow(/audiences topic's partition count/);
-    expect(topicSpecs(changelog, settings, { audiencesPartitions: 4 })[0]).toEqual({ topic: 'ns.audiences.membership.v1', numPartitions: 4, configs: { 'cleanup.policy': 'compact' } });
+    expect(topicSpecs(changelog, settings, { audiencesPartitions: 4 })[0]).toEqual({
+      topic: 'ns.audiences.membership.v1',
+      numPartitions: 4,
+      configs: { 'cleanup.policy': 'compact' },
+    });
   });
 
   it('pass the replication settings and the create switch to the topic admin', () => {
     expect(topicPolicy(settings)).toEqual({ create: true, replicationFactor: 3, minInsyncReplicas: 2 });
-    expect(topicPolicy({ ...settings, kafkaCreateTopics: false, kafkaReplicationFactor: undefined, kafkaMinInsyncReplicas: undefined })).toEqual({ create: false });
+    expect(
+      topicPolicy({
+        ...settings,
+        kafkaCreateTopics: false,
+        kafkaReplicationFactor: undefined,
+        kafkaMinInsyncReplicas: undefined,
+      }),
+    ).toEqual({ create: false });
   });
 });

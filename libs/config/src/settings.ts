@@ -23,7 +23,11 @@ export function describeValidationErrors(errors: ValidationError[], prefix = '')
  * environment) and validates it with the class's decorators. Throws ConfigError listing every
  * broken rule, so an operator fixes them all in one go.
  */
-export function validateSettings<T extends object>(cls: new () => T, plain: Record<string, unknown>, what: string): T {
+export function validateSettings<T extends object>(
+  cls: new () => T,
+  plain: Record<string, unknown>,
+  what: string,
+): T {
   const instance = plainToInstance(cls, plain);
   const errors = validateSync(instance, { forbidUnknownValues: true, whitelist: false });
   if (errors.length > 0) {
@@ -36,7 +40,13 @@ export function validateSettings<T extends object>(cls: new () => T, plain: Reco
 export function IntSetting(env: string, min: number, max: number): PropertyDecorator {
   return (target, key) => {
     const message = `${String(key)} (${env}) must be a whole number from ${min} to ${max}`;
-    for (const decorate of [Type(() => Number), IsInt({ message }), Min(min, { message }), Max(max, { message })]) decorate(target, key);
+    for (const decorate of [
+      Type(() => Number),
+      IsInt({ message }),
+      Min(min, { message }),
+      Max(max, { message }),
+    ])
+      decorate(target, key);
   };
 }
 

@@ -2,11 +2,24 @@ import type { RetentionFamily, TopicRow } from '@switchyard/contracts';
 import type { TopicPolicy, TopicSpec } from '@switchyard/kafka';
 import type { CommonSettings } from './common-settings';
 
-type TopicSettings = Pick<CommonSettings, 'kafkaCreateTopics' | 'kafkaReplicationFactor' | 'kafkaMinInsyncReplicas' | 'kafkaRetentionMs' | 'kafkaDeadLetterRetentionMs' | 'kafkaAttemptsRetentionMs' | 'topicPartitions'>;
+type TopicSettings = Pick<
+  CommonSettings,
+  | 'kafkaCreateTopics'
+  | 'kafkaReplicationFactor'
+  | 'kafkaMinInsyncReplicas'
+  | 'kafkaRetentionMs'
+  | 'kafkaDeadLetterRetentionMs'
+  | 'kafkaAttemptsRetentionMs'
+  | 'topicPartitions'
+>;
 
 /** Whether a service creates its topics, and with which replication. */
 export function topicPolicy(s: TopicSettings): TopicPolicy {
-  return { create: s.kafkaCreateTopics, replicationFactor: s.kafkaReplicationFactor, minInsyncReplicas: s.kafkaMinInsyncReplicas };
+  return {
+    create: s.kafkaCreateTopics,
+    replicationFactor: s.kafkaReplicationFactor,
+    minInsyncReplicas: s.kafkaMinInsyncReplicas,
+  };
 }
 
 /**
@@ -19,7 +32,10 @@ export function topicPolicy(s: TopicSettings): TopicPolicy {
  * - changelog: the router's membership store, compacted, the latest record per member for good;
  * - attempts: the console's history of webhook requests.
  */
-export function topicConfigs(s: TopicSettings, retryWindowMs = 0): Record<RetentionFamily, Record<string, string>> {
+export function topicConfigs(
+  s: TopicSettings,
+  retryWindowMs = 0,
+): Record<RetentionFamily, Record<string, string>> {
   const retention = (ms: number) => ({ 'cleanup.policy': 'delete', 'retention.ms': String(ms) });
   return {
     stream: retention(s.kafkaRetentionMs),
@@ -34,13 +50,22 @@ export function topicConfigs(s: TopicSettings, retryWindowMs = 0): Record<Retent
  * The specs to create or check a service's topics from their table rows. `audiencesPartitions`
  * is the audiences topic's partition count, needed only for the changelog row.
  */
-export function topicSpecs(rows: TopicRow[], s: TopicSettings, options: { retryWindowMs?: number; audiencesPartitions?: number } = {}): TopicSpec[] {
+export function topicSpecs(
+  rows: TopicRow[],
+  s: TopicSettings,
+  options: { retryWindowMs?: number; audiencesPartitions?: number } = {},
+): TopicSpec[] {
   const configs = topicConfigs(s, options.retryWindowMs);
   const partitionsOf = (row: TopicRow) => {
     if (row.partitions === 'single') return 1;
     if (row.partitions === 'configured') return s.topicPartitions;
-    if (options.audiencesPartitions === undefined) throw new Error(`${row.name} copies the audiences topic's partition count, which was not given`);
+    if (options.audiencesPartitions === undefined)
+      throw new Error(`${row.name} copies the audiences topic's partition count, which was not given`);
     return options.audiencesPartitions;
   };
-  return rows.map((row) => ({ topic: row.name, numPartitions: partitionsOf(row), configs: configs[row.retention] }));
+  return rows.map((row) => ({
+    topic: row.name,
+    numPartitions: partitionsOf(row),
+    configs: configs[row.retention],
+  }));
 }

@@ -22,10 +22,17 @@ const destination = (over: object = {}) => ({
   type: 'Webhooks',
   enabled: true,
   sources: ['web'],
-  settings: { sharedSecret: 'top-secret-value', webhooks: [{ url: 'https://example.com/hook', headers: { Authorization: 'Bearer x' } }] },
+  settings: {
+    sharedSecret: 'top-secret-value',
+    webhooks: [{ url: 'https://example.com/hook', headers: { Authorization: 'Bearer x' } }],
+  },
   ...over,
 });
-const workspace = (over: object = {}) => ({ sources: [source('web')], destinations: [destination()], ...over });
+const workspace = (over: object = {}) => ({
+  sources: [source('web')],
+  destinations: [destination()],
+  ...over,
+});
 
 /** A logger whose lines the test can read. */
 function capturingLogger() {
@@ -37,7 +44,10 @@ function capturingLogger() {
 describe('loadWorkspaceConfig', () => {
   it('loads a source allowedOrigins, exact and wildcard', () => {
     const origins = ['https://shop.example.com', 'https://*.example.org:8443', 'http://localhost:3000'];
-    expect(loadWorkspaceConfig(write(workspace({ sources: [{ ...source('web'), allowedOrigins: origins }] }))).sources[0].allowedOrigins).toEqual(origins);
+    expect(
+      loadWorkspaceConfig(write(workspace({ sources: [{ ...source('web'), allowedOrigins: origins }] })))
+        .sources[0].allowedOrigins,
+    ).toEqual(origins);
   });
 
   it('loads JSON and YAML', () => {
@@ -47,20 +57,94 @@ describe('loadWorkspaceConfig', () => {
   });
 
   it.each([
-    ['six webhook URLs', workspace({ destinations: [destination({ settings: { webhooks: Array.from({ length: 6 }, () => ({ url: 'https://example.com' })) } })] }), /webhooks may list at most 5 URLs/],
-    ['no webhook URL', workspace({ destinations: [destination({ settings: { webhooks: [] } })] }), /at least one URL/],
-    ['a URL without protocol', workspace({ destinations: [destination({ settings: { webhooks: [{ url: 'example.com/hook' }] } })] }), /destinations\.0\.settings\.webhooks\.0\.url: url must be a full http or https URL/],
-    ['an ftp URL', workspace({ destinations: [destination({ settings: { webhooks: [{ url: 'ftp://example.com/x' }] } })] }), /full http or https URL/],
-    ['an unknown source', workspace({ destinations: [destination({ sources: ['nope'] })] }), /destinations\[0\]\.sources: unknown source "nope"/],
-    ['a duplicate source id', workspace({ sources: [source('web'), source('web', 'other-write-key')] }), /id "web" is used twice/],
-    ['a shared write key', workspace({ sources: [source('web'), source('app', 'web-write-key')] }), /writeKey is used by two sources/],
-    ['a reserved header', workspace({ destinations: [destination({ settings: { webhooks: [{ url: 'https://e.com', headers: { 'X-Signature': 'forged' } }] } })] }), /X-Signature is set by Switchyard/],
-    ['a non-string header value', workspace({ destinations: [destination({ settings: { webhooks: [{ url: 'https://e.com', headers: { 'X-N': 5 } }] } })] }), /header values must be strings/],
-    ['enabled as a string', workspace({ destinations: [destination({ enabled: 'yes' })] }), /enabled must be true or false/],
-    ['another destination type', workspace({ destinations: [destination({ type: 'Amplitude' })] }), /type must be "Webhooks"/],
-    ['a short write key', workspace({ sources: [source('web', 'short')] }), /writeKey must be 8-256 characters/],
-    ['an allowed origin with a path', workspace({ sources: [{ ...source('web'), allowedOrigins: ['https://shop.example.com/'] }] }), /sources\.0\.allowedOrigins: allowedOrigins entries must be origins/],
-    ['an empty allowedOrigins', workspace({ sources: [{ ...source('web'), allowedOrigins: [] }] }), /allowedOrigins, when set, must list at least one origin/],
+    [
+      'six webhook URLs',
+      workspace({
+        destinations: [
+          destination({
+            settings: { webhooks: Array.from({ length: 6 }, () => ({ url: 'https://example.com' })) },
+          }),
+        ],
+      }),
+      /webhooks may list at most 5 URLs/,
+    ],
+    [
+      'no webhook URL',
+      workspace({ destinations: [destination({ settings: { webhooks: [] } })] }),
+      /at least one URL/,
+    ],
+    [
+      'a URL without protocol',
+      workspace({ destinations: [destination({ settings: { webhooks: [{ url: 'example.com/hook' }] } })] }),
+      /destinations\.0\.settings\.webhooks\.0\.url: url must be a full http or https URL/,
+    ],
+    [
+      'an ftp URL',
+      workspace({
+        destinations: [destination({ settings: { webhooks: [{ url: 'ftp://example.com/x' }] } })],
+      }),
+      /full http or https URL/,
+    ],
+    [
+      'an unknown source',
+      workspace({ destinations: [destination({ sources: ['nope'] })] }),
+      /destinations\[0\]\.sources: unknown source "nope"/,
+    ],
+    [
+      'a duplicate source id',
+      workspace({ sources: [source('web'), source('web', 'other-write-key')] }),
+      /id "web" is used twice/,
+    ],
+    [
+      'a shared write key',
+      workspace({ sources: [source('web'), source('app', 'web-write-key')] }),
+      /writeKey is used by two sources/,
+    ],
+    [
+      'a reserved header',
+      workspace({
+        destinations: [
+          destination({
+            settings: { webhooks: [{ url: 'https://e.com', headers: { 'X-Signature': 'forged' } }] },
+          }),
+        ],
+      }),
+      /X-Signature is set by Switchyard/,
+    ],
+    [
+      'a non-string header value',
+      workspace({
+        destinations: [
+          destination({ settings: { webhooks: [{ url: 'https://e.com', headers: { 'X-N': 5 } }] } }),
+        ],
+      }),
+      /header values must be strings/,
+    ],
+    [
+      'enabled as a string',
+      workspace({ destinations: [destination({ enabled: 'yes' })] }),
+      /enabled must be true or false/,
+    ],
+    [
+      'another destination type',
+      workspace({ destinations: [destination({ type: 'Amplitude' })] }),
+      /type must be "Webhooks"/,
+    ],
+    [
+      'a short write key',
+      workspace({ sources: [source('web', 'short')] }),
+      /writeKey must be 8-256 characters/,
+    ],
+    [
+      'an allowed origin with a path',
+      workspace({ sources: [{ ...source('web'), allowedOrigins: ['https://shop.example.com/'] }] }),
+      /sources\.0\.allowedOrigins: allowedOrigins entries must be origins/,
+    ],
+    [
+      'an empty allowedOrigins',
+      workspace({ sources: [{ ...source('web'), allowedOrigins: [] }] }),
+      /allowedOrigins, when set, must list at least one origin/,
+    ],
   ])('refuses %s, naming the field and the rule', (_name, config, message) => {
     const path = write(config);
     expect(() => loadWorkspaceConfig(path)).toThrow(ConfigError);
@@ -69,7 +153,9 @@ describe('loadWorkspaceConfig', () => {
 
   it('refuses a file that is not YAML, or missing', () => {
     expect(() => loadWorkspaceConfig(write('sources: [unclosed', 'yaml'))).toThrow(/is not valid YAML/);
-    expect(() => loadWorkspaceConfig(join(dir, 'missing.yaml'))).toThrow(/cannot read workspace configuration/);
+    expect(() => loadWorkspaceConfig(join(dir, 'missing.yaml'))).toThrow(
+      /cannot read workspace configuration/,
+    );
   });
 });
 
@@ -86,7 +172,10 @@ describe('WorkspaceConfigStore', () => {
     expect(store.destination('hooks')?.enabled).toBe(false);
     expect(seen).toEqual([false]);
 
-    writeFileSync(path, JSON.stringify(workspace({ destinations: [destination({ enabled: true, sources: ['gone'] })] })));
+    writeFileSync(
+      path,
+      JSON.stringify(workspace({ destinations: [destination({ enabled: true, sources: ['gone'] })] })),
+    );
     expect(store.reload()).toBe(false);
     expect(store.destination('hooks')?.enabled).toBe(false);
     expect(seen).toEqual([false]);
@@ -99,8 +188,14 @@ describe('WorkspaceConfigStore', () => {
   it('counts applied and refused edits and exports the live version, a hash of the file', async () => {
     const path = write(workspace());
     const store = new WorkspaceConfigStore(path, pino({ level: 'silent' }));
-    const reloads = async (result: string) => (await register.getSingleMetric('switchyard_workspace_reloads_total')!.get()).values.find((v) => v.labels.result === result)?.value;
-    const liveVersions = async () => (await register.getSingleMetric('switchyard_workspace_config_info')!.get()).values.map((v) => v.labels.version);
+    const reloads = async (result: string) =>
+      (await register.getSingleMetric('switchyard_workspace_reloads_total')!.get()).values.find(
+        (v) => v.labels.result === result,
+      )?.value;
+    const liveVersions = async () =>
+      (await register.getSingleMetric('switchyard_workspace_config_info')!.get()).values.map(
+        (v) => v.labels.version,
+      );
     const [applied, refused] = [await reloads('applied'), await reloads('refused')];
     expect(refused).toBeDefined();
     const first = store.version;
@@ -130,7 +225,10 @@ describe('WorkspaceConfigStore', () => {
   });
 
   it('answers lookups by write key, id and source', () => {
-    const store = new WorkspaceConfigStore(write(workspace({ sources: [source('web'), source('app')] })), pino({ level: 'silent' }));
+    const store = new WorkspaceConfigStore(
+      write(workspace({ sources: [source('web'), source('app')] })),
+      pino({ level: 'silent' }),
+    );
     expect(store.sourceByWriteKey('web-write-key')?.id).toBe('web');
     expect(store.sourceByWriteKey('unknown-key')).toBeUndefined();
     expect(store.destinationsOf('web').map((d) => d.id)).toEqual(['hooks']);

@@ -4,7 +4,12 @@ import { parse as parseYaml } from 'yaml';
 import type { Logger } from 'pino';
 import { ConfigError, validateSettings } from './settings';
 import { crossFieldProblems, Destination, Source, WorkspaceConfig } from './workspace-config';
-import { countWorkspaceReload, initialiseWorkspaceMetrics, reportLiveWorkspace, workspaceVersion } from './workspace-metrics';
+import {
+  countWorkspaceReload,
+  initialiseWorkspaceMetrics,
+  reportLiveWorkspace,
+  workspaceVersion,
+} from './workspace-metrics';
 
 /** Reads, parses and validates a workspace configuration file. Throws ConfigError naming every problem. */
 export function loadWorkspaceConfig(path: string): WorkspaceConfig {
@@ -23,12 +28,20 @@ function loadWorkspace(path: string): { config: WorkspaceConfig; version: string
   try {
     plain = extname(path) === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new ConfigError(`workspace configuration ${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+    throw new ConfigError(
+      `workspace configuration ${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`,
+    );
   }
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
-    throw new ConfigError(`workspace configuration ${path} must be an object with "sources" and "destinations"`);
+    throw new ConfigError(
+      `workspace configuration ${path} must be an object with "sources" and "destinations"`,
+    );
   }
-  const config = validateSettings(WorkspaceConfig, plain as Record<string, unknown>, `workspace configuration ${path}`);
+  const config = validateSettings(
+    WorkspaceConfig,
+    plain as Record<string, unknown>,
+    `workspace configuration ${path}`,
+  );
   const problems = crossFieldProblems(config);
   if (problems.length > 0) {
     throw new ConfigError(`invalid workspace configuration ${path}:\n  - ${problems.join('\n  - ')}`);
@@ -54,7 +67,8 @@ class WorkspaceIndex {
     this.destinationsById = new Map(config.destinations.map((d) => [d.id, d]));
     this.destinationsBySource = new Map();
     for (const d of config.destinations) {
-      for (const s of d.sources) this.destinationsBySource.set(s, [...(this.destinationsBySource.get(s) ?? []), d]);
+      for (const s of d.sources)
+        this.destinationsBySource.set(s, [...(this.destinationsBySource.get(s) ?? []), d]);
     }
   }
 }
@@ -138,11 +152,19 @@ export class WorkspaceConfigStore {
       this.index = new WorkspaceIndex(loadWorkspace(this.path));
     } catch (error) {
       countWorkspaceReload('refused');
-      this.logger.error({ path: this.path, reason: (error as Error).message }, 'workspace configuration change refused; previous configuration stays live');
+      this.logger.error(
+        { path: this.path, reason: (error as Error).message },
+        'workspace configuration change refused; previous configuration stays live',
+      );
       return false;
     }
     this.logger.info(
-      { path: this.path, version: this.version, sources: this.config.sources.length, destinations: this.config.destinations.length },
+      {
+        path: this.path,
+        version: this.version,
+        sources: this.config.sources.length,
+        destinations: this.config.destinations.length,
+      },
       'workspace configuration reloaded',
     );
     countWorkspaceReload('applied');

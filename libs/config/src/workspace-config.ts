@@ -20,19 +20,32 @@ export const WEBHOOKS_DESTINATION_TYPE = 'Webhooks';
 export const MAX_WEBHOOK_URLS = 5;
 
 /** Headers Switchyard sets itself; a static header may not replace them. */
-const RESERVED_HEADERS = ['content-type', 'content-length', 'user-agent', 'x-signature', 'host', 'transfer-encoding', 'connection'];
+const RESERVED_HEADERS = [
+  'content-type',
+  'content-length',
+  'user-agent',
+  'x-signature',
+  'host',
+  'transfer-encoding',
+  'connection',
+];
 
 /** A browser origin (scheme, host, optional port), the host optionally starting with `*.`. */
 const ORIGIN_PATTERN = /^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/;
 
 export class Source {
-  @IsString() @Matches(/^[A-Za-z0-9_.-]{1,128}$/, { message: 'id may hold letters, digits, dot, dash and underscore (1-128)' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.-]{1,128}$/, {
+    message: 'id may hold letters, digits, dot, dash and underscore (1-128)',
+  })
   id!: string;
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   name!: string;
 
-  @IsString() @Matches(/^\S{8,256}$/, { message: 'writeKey must be 8-256 characters without spaces' })
+  @IsString()
+  @Matches(/^\S{8,256}$/, { message: 'writeKey must be 8-256 characters without spaces' })
   writeKey!: string;
 
   /**
@@ -42,23 +55,35 @@ export class Source {
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1, { message: 'allowedOrigins, when set, must list at least one origin' })
-  @Matches(ORIGIN_PATTERN, { each: true, message: 'allowedOrigins entries must be origins like https://shop.example.com or https://*.example.com (scheme, host, optional port; no path)' })
+  @Matches(ORIGIN_PATTERN, {
+    each: true,
+    message:
+      'allowedOrigins entries must be origins like https://shop.example.com or https://*.example.com (scheme, host, optional port; no path)',
+  })
   allowedOrigins?: string[];
 }
 
 export class WebhookTarget {
   @IsUrl(
-    { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_valid_protocol: true },
+    {
+      protocols: ['http', 'https'],
+      require_protocol: true,
+      require_tld: false,
+      require_valid_protocol: true,
+    },
     { message: 'url must be a full http or https URL, protocol included' },
   )
   url!: string;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   headers?: Record<string, string>;
 }
 
 export class WebhooksSettings {
-  @IsOptional() @IsString() @IsNotEmpty({ message: 'sharedSecret, when set, must not be empty' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: 'sharedSecret, when set, must not be empty' })
   sharedSecret?: string;
 
   @IsArray()
@@ -70,31 +95,42 @@ export class WebhooksSettings {
 }
 
 export class Destination {
-  @IsString() @Matches(/^[A-Za-z0-9_.-]{1,128}$/, { message: 'id may hold letters, digits, dot, dash and underscore (1-128)' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.-]{1,128}$/, {
+    message: 'id may hold letters, digits, dot, dash and underscore (1-128)',
+  })
   id!: string;
 
   @IsIn([WEBHOOKS_DESTINATION_TYPE], { message: `type must be "${WEBHOOKS_DESTINATION_TYPE}"` })
   type!: typeof WEBHOOKS_DESTINATION_TYPE;
 
   /** The integrations key that names this destination in a call; the type's name by default. */
-  @IsOptional() @IsString() @IsNotEmpty()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
   name?: string;
 
   @IsBoolean({ message: 'enabled must be true or false' })
   enabled!: boolean;
 
-  @IsArray() @IsString({ each: true })
+  @IsArray()
+  @IsString({ each: true })
   sources!: string[];
 
-  @ValidateNested() @Type(() => WebhooksSettings)
+  @ValidateNested()
+  @Type(() => WebhooksSettings)
   settings!: WebhooksSettings;
 }
 
 export class WorkspaceConfig {
-  @IsArray() @ValidateNested({ each: true }) @Type(() => Source)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => Source)
   sources!: Source[];
 
-  @IsArray() @ValidateNested({ each: true }) @Type(() => Destination)
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => Destination)
   destinations!: Destination[];
 }
 
@@ -102,9 +138,12 @@ export class WorkspaceConfig {
 export function crossFieldProblems(config: WorkspaceConfig): string[] {
   const problems: string[] = [];
   const duplicates = (values: string[]) => values.filter((v, i) => values.indexOf(v) !== i);
-  for (const id of duplicates(config.sources.map((s) => s.id))) problems.push(`sources: id "${id}" is used twice`);
-  if (duplicates(config.sources.map((s) => s.writeKey)).length > 0) problems.push('sources: a writeKey is used by two sources');
-  for (const id of duplicates(config.destinations.map((d) => d.id))) problems.push(`destinations: id "${id}" is used twice`);
+  for (const id of duplicates(config.sources.map((s) => s.id)))
+    problems.push(`sources: id "${id}" is used twice`);
+  if (duplicates(config.sources.map((s) => s.writeKey)).length > 0)
+    problems.push('sources: a writeKey is used by two sources');
+  for (const id of duplicates(config.destinations.map((d) => d.id)))
+    problems.push(`destinations: id "${id}" is used twice`);
   const sourceIds = new Set(config.sources.map((s) => s.id));
   config.destinations.forEach((d, i) => {
     for (const s of d.sources) {
@@ -118,8 +157,10 @@ export function crossFieldProblems(config: WorkspaceConfig): string[] {
           const problem = headerValueProblem(value);
           if (problem) problems.push(`${field}: ${problem}`);
         }
-        if (RESERVED_HEADERS.includes(name.toLowerCase())) problems.push(`${field}: ${name} is set by Switchyard and cannot be overridden`);
-        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) problems.push(`${field}: not a valid HTTP header name`);
+        if (RESERVED_HEADERS.includes(name.toLowerCase()))
+          problems.push(`${field}: ${name} is set by Switchyard and cannot be overridden`);
+        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+          problems.push(`${field}: not a valid HTTP header name`);
       }
     });
   });

@@ -3,22 +3,28 @@ import { Counter, Gauge, metric } from '@switchyard/telemetry';
 
 export type ReloadResult = 'applied' | 'refused';
 
-const reloads = () => metric('switchyard_workspace_reloads_total', () => {
-  const counter = new Counter({
-    name: 'switchyard_workspace_reloads_total',
-    help: 'Edits of the workspace file seen while running: applied, or refused (invalid; the previous configuration stays live)',
-    labelNames: ['result'],
+const reloads = () =>
+  metric('switchyard_workspace_reloads_total', () => {
+    const counter = new Counter({
+      name: 'switchyard_workspace_reloads_total',
+      help: 'Edits of the workspace file seen while running: applied, or refused (invalid; the previous configuration stays live)',
+      labelNames: ['result'],
+    });
+    // Both series exist from the start, so the first refused edit is an increase an alert sees.
+    for (const result of ['applied', 'refused'] satisfies ReloadResult[]) counter.inc({ result }, 0);
+    return counter;
   });
-  // Both series exist from the start, so the first refused edit is an increase an alert sees.
-  for (const result of ['applied', 'refused'] satisfies ReloadResult[]) counter.inc({ result }, 0);
-  return counter;
-});
 
-const liveVersion = () => metric('switchyard_workspace_config_info', () => new Gauge({
-  name: 'switchyard_workspace_config_info',
-  help: 'The live workspace configuration: version is the first 12 hex digits of the SHA-256 of its file (compare pods with it); always 1',
-  labelNames: ['version'],
-}));
+const liveVersion = () =>
+  metric(
+    'switchyard_workspace_config_info',
+    () =>
+      new Gauge({
+        name: 'switchyard_workspace_config_info',
+        help: 'The live workspace configuration: version is the first 12 hex digits of the SHA-256 of its file (compare pods with it); always 1',
+        labelNames: ['version'],
+      }),
+  );
 
 /** A short, stable name for one content of the workspace file: equal files, equal versions, on every pod. */
 export function workspaceVersion(fileText: string): string {

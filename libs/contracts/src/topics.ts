@@ -68,7 +68,13 @@ export interface TopicRow {
 
 /** Every topic, once: its partition rule, retention family, owner and readers. */
 export function topicTable(names: TopicNames, retryTiers: number): TopicRow[] {
-  const row = (name: string, partitions: PartitionRule, retention: RetentionFamily, owner: Service, readers: Service[] = []): TopicRow => ({ name, partitions, retention, owner, readers });
+  const row = (
+    name: string,
+    partitions: PartitionRule,
+    retention: RetentionFamily,
+    owner: Service,
+    readers: Service[] = [],
+  ): TopicRow => ({ name, partitions, retention, owner, readers });
   return [
     row(names.events, 'configured', 'stream', 'ingest', ['router', 'console']),
     row(names.audiences, 'configured', 'stream', 'ingest', ['router']),
@@ -76,7 +82,9 @@ export function topicTable(names: TopicNames, retryTiers: number): TopicRow[] {
     row(names.eventsDead, 'single', 'deadLetter', 'router'),
     row(names.audienceMembership, 'audiences', 'changelog', 'router'),
     row(names.deliveries, 'configured', 'stream', 'router', ['delivery']),
-    ...Array.from({ length: retryTiers }, (_, i) => row(names.retry(i + 1), 'configured', 'retryTier', 'delivery')),
+    ...Array.from({ length: retryTiers }, (_, i) =>
+      row(names.retry(i + 1), 'configured', 'retryTier', 'delivery'),
+    ),
     row(names.deliveriesDead, 'configured', 'deadLetter', 'delivery', ['console']),
     row(names.deliveryAttempts, 'configured', 'attempts', 'delivery', ['console']),
   ];

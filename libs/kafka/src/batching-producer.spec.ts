@@ -7,7 +7,9 @@ function fakeProducer() {
   const calls: Array<{ batch: ProducerBatch; settle: (error?: Error) => void }> = [];
   const producer = {
     sendBatch: (batch: ProducerBatch) =>
-      new Promise((resolve, reject) => calls.push({ batch, settle: (error) => (error ? reject(error) : resolve([])) })),
+      new Promise((resolve, reject) =>
+        calls.push({ batch, settle: (error) => (error ? reject(error) : resolve([])) }),
+      ),
   } as unknown as Producer;
   return { producer, calls };
 }
@@ -18,7 +20,13 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 describe('BatchingProducer', () => {
   it('gathers concurrent sends into one sendBatch with acks = all, grouped by topic', async () => {
     const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { lingerMs: 1, maxBatchRecords: 100, maxBatchBytes: 1e6, maxInFlight: 2, compression: 0 });
+    const batching = new BatchingProducer(producer, {
+      lingerMs: 1,
+      maxBatchRecords: 100,
+      maxBatchBytes: 1e6,
+      maxInFlight: 2,
+      compression: 0,
+    });
     const sends = [batching.send([record('a', '1')]), batching.send([record('b', '2'), record('a', '3')])];
     await tick();
     expect(calls).toHaveLength(1);
@@ -33,7 +41,13 @@ describe('BatchingProducer', () => {
 
   it('rejects every caller of a failed batch', async () => {
     const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e6, maxInFlight: 1, compression: 0 });
+    const batching = new BatchingProducer(producer, {
+      lingerMs: 0,
+      maxBatchRecords: 100,
+      maxBatchBytes: 1e6,
+      maxInFlight: 1,
+      compression: 0,
+    });
     const send = batching.send([record('a', '1')]);
     await tick();
     calls[0].settle(new Error('broker down'));
@@ -42,7 +56,13 @@ describe('BatchingProducer', () => {
 
   it('sends at once when the batch is full, and holds later records while maxInFlight is reached', async () => {
     const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { lingerMs: 1000, maxBatchRecords: 2, maxBatchBytes: 1e6, maxInFlight: 1, compression: 0 });
+    const batching = new BatchingProducer(producer, {
+      lingerMs: 1000,
+      maxBatchRecords: 2,
+      maxBatchBytes: 1e6,
+      maxInFlight: 1,
+      compression: 0,
+    });
     const first = batching.send([record('a', '1'), record('a', '2')]);
     expect(calls).toHaveLength(1);
     const second = batching.send([record('a', '3'), record('a', '4')]);
@@ -59,23 +79,46 @@ describe('BatchingProducer', () => {
 
   it('keeps each sendBatch under the byte bound, one caller whole, so the broker never sees an oversize batch', async () => {
     const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { lingerMs: 1, maxBatchRecords: 100, maxBatchBytes: 1000, maxInFlight: 4, compression: 0 });
+    const batching = new BatchingProducer(producer, {
+      lingerMs: 1,
+      maxBatchRecords: 100,
+      maxBatchBytes: 1000,
+      maxInFlight: 4,
+      compression: 0,
+    });
     const big = (key: string) => ({ topic: 'a', key, value: 'x'.repeat(400) });
-    const sends = [batching.send([big('1')]), batching.send([big('2')]), batching.send([big('3')]), batching.send([big('4'), big('5'), big('6')])];
+    const sends = [
+      batching.send([big('1')]),
+      batching.send([big('2')]),
+      batching.send([big('3')]),
+      batching.send([big('4'), big('5'), big('6')]),
+    ];
     await tick();
-    expect(calls.map((c) => c.batch.topicMessages?.[0].messages.map((m) => m.key))).toEqual([['1', '2'], ['3'], ['4', '5', '6']]);
+    expect(calls.map((c) => c.batch.topicMessages?.[0].messages.map((m) => m.key))).toEqual([
+      ['1', '2'],
+      ['3'],
+      ['4', '5', '6'],
+    ]);
     calls.forEach((c) => c.settle());
     await Promise.all(sends);
   });
 
   it('compresses only batches large enough to repay the fixed cost', async () => {
     const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e7, maxInFlight: 1, compression: CompressionTypes.ZSTD });
+    const batching = new BatchingProducer(producer, {
+      lingerMs: 0,
+      maxBatchRecords: 100,
+      maxBatchBytes: 1e7,
+      maxInFlight: 1,
+      compression: CompressionTypes.ZSTD,
+    });
     const small = batching.send([record('a', 'small')]);
     await tick();
     calls[0].settle();
     await small;
-    const large = batching.send([{ topic: 'a', key: 'large', value: 'x'.repeat(MIN_COMPRESSED_BATCH_BYTES) }]);
+    const large = batching.send([
+      { topic: 'a', key: 'large', value: 'x'.repeat(MIN_COMPRESSED_BATCH_BYTES) },
+    ]);
     await tick();
     calls[1].settle();
     await large;
@@ -84,7 +127,14 @@ describe('BatchingProducer', () => {
 
   it('compresses smaller batches when told to', async () => {
     const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e7, maxInFlight: 1, compression: CompressionTypes.ZSTD, minCompressedBytes: 0 });
+    const batching = new BatchingProducer(producer, {
+      lingerMs: 0,
+      maxBatchRecords: 100,
+      maxBatchBytes: 1e7,
+      maxInFlight: 1,
+      compression: CompressionTypes.ZSTD,
+      minCompressedBytes: 0,
+    });
     const small = batching.send([record('a', 'small')]);
     await tick();
     calls[0].settle();
@@ -94,7 +144,14 @@ describe('BatchingProducer', () => {
 });
 
 describe('BatchingProducer with a timeout', () => {
-  const options = { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e6, maxInFlight: 1, compression: 0, timeoutMs: 20 };
+  const options = {
+    lingerMs: 0,
+    maxBatchRecords: 100,
+    maxBatchBytes: 1e6,
+    maxInFlight: 1,
+    compression: 0,
+    timeoutMs: 20,
+  };
 
   it('withdraws records still waiting when their time is up, so they are never sent', async () => {
     const { producer, calls } = fakeProducer();
@@ -103,11 +160,19 @@ describe('BatchingProducer with a timeout', () => {
     await tick();
     const waiting = batching.send([record('a', 'waiting')]);
     const [wire, withdrawn] = await Promise.allSettled([onTheWire, waiting]);
-    expect(wire).toMatchObject({ status: 'rejected', reason: { name: 'ProduceTimeoutError', withdrawn: false } });
-    expect(withdrawn).toMatchObject({ status: 'rejected', reason: { name: 'ProduceTimeoutError', withdrawn: true } });
+    expect(wire).toMatchObject({
+      status: 'rejected',
+      reason: { name: 'ProduceTimeoutError', withdrawn: false },
+    });
+    expect(withdrawn).toMatchObject({
+      status: 'rejected',
+      reason: { name: 'ProduceTimeoutError', withdrawn: true },
+    });
     calls[0].settle();
     await batching.drain();
-    expect(calls.flatMap((c) => c.batch.topicMessages!.flatMap((t) => t.messages.map((m) => m.key)))).toEqual(['sent']);
+    expect(calls.flatMap((c) => c.batch.topicMessages!.flatMap((t) => t.messages.map((m) => m.key)))).toEqual(
+      ['sent'],
+    );
   });
 
   it('resolves a send acknowledged in time, and later answers of a timed-out batch change nothing', async () => {

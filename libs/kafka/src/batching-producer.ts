@@ -50,7 +50,9 @@ export class ProduceTimeoutError extends Error {
     readonly timeoutMs: number,
     readonly withdrawn: boolean,
   ) {
-    super(`Kafka did not acknowledge within ${timeoutMs} ms; ${withdrawn ? 'the records were withdrawn before being sent' : 'the records were sent and may still be written'}`);
+    super(
+      `Kafka did not acknowledge within ${timeoutMs} ms; ${withdrawn ? 'the records were withdrawn before being sent' : 'the records were sent and may still be written'}`,
+    );
     this.name = 'ProduceTimeoutError';
   }
 }
@@ -101,7 +103,11 @@ export class BatchingProducer {
       this.waiting.push(waiter);
       this.waitingRecords += records.length;
       this.waitingBytes += bytes;
-      if (this.waitingRecords >= this.options.maxBatchRecords || this.waitingBytes >= this.options.maxBatchBytes) this.dispatch();
+      if (
+        this.waitingRecords >= this.options.maxBatchRecords ||
+        this.waitingBytes >= this.options.maxBatchBytes
+      )
+        this.dispatch();
       else this.timer ??= setTimeout(() => this.dispatch(), this.options.lingerMs);
     });
   }
@@ -129,7 +135,8 @@ export class BatchingProducer {
   private dispatch(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    while (this.waiting.length > 0 && this.inFlight < this.options.maxInFlight) this.sendOne(this.takeBatch());
+    while (this.waiting.length > 0 && this.inFlight < this.options.maxInFlight)
+      this.sendOne(this.takeBatch());
   }
 
   /** The oldest waiters whose records fit the byte and record bounds (at least one waiter). */
@@ -138,7 +145,9 @@ export class BatchingProducer {
     let bytes = 0;
     let count = 0;
     for (const w of this.waiting) {
-      const over = records + w.records.length > this.options.maxBatchRecords || bytes + w.bytes > this.options.maxBatchBytes;
+      const over =
+        records + w.records.length > this.options.maxBatchRecords ||
+        bytes + w.bytes > this.options.maxBatchBytes;
       if (count > 0 && over) break;
       records += w.records.length;
       bytes += w.bytes;
@@ -153,7 +162,13 @@ export class BatchingProducer {
   private sendOne({ waiters, bytes }: { waiters: Waiter[]; bytes: number }): void {
     this.inFlight += 1;
     const request = topicMessages(waiters.map((w) => w.records));
-    traceSend(request, () => this.producer.sendBatch({ topicMessages: request, acks: -1, compression: compressionFor(this.options.compression, bytes, this.options.minCompressedBytes) }))
+    traceSend(request, () =>
+      this.producer.sendBatch({
+        topicMessages: request,
+        acks: -1,
+        compression: compressionFor(this.options.compression, bytes, this.options.minCompressedBytes),
+      }),
+    )
       .then(
         () => waiters.forEach((w) => settle(w)),
         (error: Error) => waiters.forEach((w) => settle(w, error)),

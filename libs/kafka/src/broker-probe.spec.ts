@@ -8,7 +8,12 @@ function fakeCluster() {
     connect: async () => {
       if (!state.up) throw new Error('Connection error: ECONNREFUSED');
     },
-    describeCluster: () => (state.hang ? new Promise(() => undefined) : state.up ? Promise.resolve({ brokers: [] }) : Promise.reject(new Error('Closed connection'))),
+    describeCluster: () =>
+      state.hang
+        ? new Promise(() => undefined)
+        : state.up
+          ? Promise.resolve({ brokers: [] })
+          : Promise.reject(new Error('Closed connection')),
     disconnect: async () => undefined,
   };
   const kafka = { admin: () => admin } as unknown as Kafka;

@@ -27,7 +27,11 @@ export function compressionType(name: KafkaCompression): CompressionTypes {
 export const MIN_COMPRESSED_BATCH_BYTES = 128 * 1024;
 
 /** The compression for one produce request of `bytes` key and value bytes. */
-export function compressionFor(configured: CompressionTypes, bytes: number, minBytes = MIN_COMPRESSED_BATCH_BYTES): CompressionTypes {
+export function compressionFor(
+  configured: CompressionTypes,
+  bytes: number,
+  minBytes = MIN_COMPRESSED_BATCH_BYTES,
+): CompressionTypes {
   return bytes >= minBytes ? configured : CompressionTypes.None;
 }
 

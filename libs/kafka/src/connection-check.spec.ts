@@ -20,16 +20,25 @@ describe('describeTlsFailure', () => {
 
 describe('explainConnectFailure', () => {
   const tls = { brokers: ['kafka-1:9093'], tls: { rejectUnauthorized: true } };
-  const sasl = { ...tls, sasl: { mechanism: 'scram-sha-512' as const, username: 'switchyard', password: 'pw' } };
+  const sasl = {
+    ...tls,
+    sasl: { mechanism: 'scram-sha-512' as const, username: 'switchyard', password: 'pw' },
+  };
 
   it('names the SASL user, mechanism and variables when authentication fails', () => {
-    const error = Object.assign(new Error('SASL SCRAM SHA512 authentication failed: invalid credentials'), { name: 'KafkaJSSASLAuthenticationError' });
-    expect(explainConnectFailure(error, sasl).message).toMatch(/SASL authentication failed for user "switchyard" with scram-sha-512: .*check KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/);
+    const error = Object.assign(new Error('SASL SCRAM SHA512 authentication failed: invalid credentials'), {
+      name: 'KafkaJSSASLAuthenticationError',
+    });
+    expect(explainConnectFailure(error, sasl).message).toMatch(
+      /SASL authentication failed for user "switchyard" with scram-sha-512: .*check KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD/,
+    );
   });
 
   it('names the mTLS variables when the broker refuses the client certificate', () => {
     const error = new Error('Connection error: ssl3_read_bytes:ssl/tls alert bad certificate');
-    expect(explainConnectFailure(error, tls).message).toMatch(/refused no client certificate .*set KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE/);
+    expect(explainConnectFailure(error, tls).message).toMatch(
+      /refused no client certificate .*set KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE/,
+    );
   });
 
   it('says which protocol the client spoke when the broker hangs up', () => {

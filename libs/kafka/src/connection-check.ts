@@ -48,10 +48,19 @@ function checkTls(broker: string, tls: KafkaTls): Promise<void> {
   const host = broker.slice(0, separator);
   const port = Number(broker.slice(separator + 1));
   return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host, port, ...(isIp(host) ? {} : { servername: host }), ...tlsOptions(tls), timeout: HANDSHAKE_TIMEOUT_MS }, () => {
-      socket.end();
-      resolve();
-    });
+    const socket = tlsConnect(
+      {
+        host,
+        port,
+        ...(isIp(host) ? {} : { servername: host }),
+        ...tlsOptions(tls),
+        timeout: HANDSHAKE_TIMEOUT_MS,
+      },
+      () => {
+        socket.end();
+        resolve();
+      },
+    );
     socket.once('timeout', () => {
       socket.destroy();
       resolve(); // slow, not wrong: kafkajs's own connect decides
@@ -74,7 +83,8 @@ export function describeTlsFailure(broker: string, error: NodeJS.ErrnoException)
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     return `Kafka TLS: the certificate of broker ${broker} does not name that host (${error.message}); connect with a name the certificate lists in KAFKA_BROKERS`;
   }
-  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return `Kafka TLS: the certificate of broker ${broker} is not valid now (${code})`;
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+    return `Kafka TLS: the certificate of broker ${broker} is not valid now (${code})`;
   if (code.startsWith('ERR_SSL_') || code === 'EPROTO') {
     return `Kafka TLS: the handshake with broker ${broker} failed (${code}: ${error.message}); does that port serve TLS (KAFKA_SSL, KAFKA_BROKERS), and does the broker accept the client certificate (KAFKA_SSL_CERT_FILE)?`;
   }
@@ -86,11 +96,17 @@ export function explainConnectFailure(error: Error, connection: KafkaConnection)
   if (error.name === 'KafkaJSSASLAuthenticationError') {
     const { sasl } = connection;
     const who = sasl ? `user "${sasl.username}" with ${sasl.mechanism}` : 'this client';
-    return new KafkaConnectionError(`Kafka SASL authentication failed for ${who}: ${error.message}; check KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD (or KAFKA_SASL_PASSWORD_FILE)`);
+    return new KafkaConnectionError(
+      `Kafka SASL authentication failed for ${who}: ${error.message}; check KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD (or KAFKA_SASL_PASSWORD_FILE)`,
+    );
   }
   if (/alert (bad certificate|certificate required|unknown ca)/i.test(error.message)) {
-    const sent = connection.tls?.cert ? 'the client certificate of KAFKA_SSL_CERT_FILE' : 'no client certificate';
-    return new KafkaConnectionError(`Kafka refused ${sent} (${error.message}); this listener wants mTLS: set KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE to a certificate its CA signed`);
+    const sent = connection.tls?.cert
+      ? 'the client certificate of KAFKA_SSL_CERT_FILE'
+      : 'no client certificate';
+    return new KafkaConnectionError(
+      `Kafka refused ${sent} (${error.message}); this listener wants mTLS: set KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE to a certificate its CA signed`,
+    );
   }
   if (/closed connection/i.test(error.message)) {
     return new KafkaConnectionError(

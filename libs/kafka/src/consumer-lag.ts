@@ -50,19 +50,28 @@ export class ConsumerLagMonitor {
 
   private async measureNow(): Promise<PartitionLag[]> {
     const admin = await this.connectedAdmin();
-    const perGroup = await Promise.all(this.groups.map(async ({ groupId, topics }) => {
-      const committed = await admin.fetchOffsets({ groupId, topics });
-      return Promise.all(topics.map(async (topic) => {
-        const ends = await admin.fetchTopicOffsets(topic);
-        const done = new Map((committed.find((c) => c.topic === topic)?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-        return ends.map((end) => {
-          const from = done.get(end.partition) ?? -1;
-          // No commit yet: everything from the low watermark on is waiting.
-          const lag = Math.max(0, Number(end.high) - (from >= 0 ? from : Number(end.low)));
-          return { groupId, topic, partition: end.partition, lag };
-        });
-      }));
-    }));
+    const perGroup = await Promise.all(
+      this.groups.map(async ({ groupId, topics }) => {
+        const committed = await admin.fetchOffsets({ groupId, topics });
+        return Promise.all(
+          topics.map(async (topic) => {
+            const ends = await admin.fetchTopicOffsets(topic);
+            const done = new Map(
+              (committed.find((c) => c.topic === topic)?.partitions ?? []).map((p) => [
+                p.partition,
+                Number(p.offset),
+              ]),
+            );
+            return ends.map((end) => {
+              const from = done.get(end.partition) ?? -1;
+              // No commit yet: everything from the low watermark on is waiting.
+              const lag = Math.max(0, Number(end.high) - (from >= 0 ? from : Number(end.low)));
+              return { groupId, topic, partition: end.partition, lag };
+            });
+          }),
+        );
+      }),
+    );
     return perGroup.flat(2);
   }
 
@@ -90,7 +99,10 @@ export class ConsumerLagMonitor {
 function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the broker did not report offsets within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`the broker did not report offsets within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   });
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
@@ -100,20 +112,24 @@ const monitors = new Set<ConsumerLagMonitor>();
 
 /** Reports `monitor`'s groups as `switchyard_kafka_consumer_lag` until the returned function is called. */
 export function exportConsumerLag(monitor: ConsumerLagMonitor): () => Promise<void> {
-  metric('switchyard_kafka_consumer_lag', () => new Gauge({
-    name: 'switchyard_kafka_consumer_lag',
-    help: 'Records not yet consumed by the group (end offset minus committed offset), per topic and partition, as the broker reports them',
-    labelNames: ['group', 'topic', 'partition'],
-    async collect() {
-      this.reset();
-      for (const source of monitors) {
-        // A broker that cannot answer leaves the series out of this scrape rather than failing /metrics.
-        for (const { groupId, topic, partition, lag } of await source.measure().catch(() => [])) {
-          this.set({ group: groupId, topic, partition: String(partition) }, lag);
-        }
-      }
-    },
-  }));
+  metric(
+    'switchyard_kafka_consumer_lag',
+    () =>
+      new Gauge({
+        name: 'switchyard_kafka_consumer_lag',
+        help: 'Records not yet consumed by the group (end offset minus committed offset), per topic and partition, as the broker reports them',
+        labelNames: ['group', 'topic', 'partition'],
+        async collect() {
+          this.reset();
+          for (const source of monitors) {
+            // A broker that cannot answer leaves the series out of this scrape rather than failing /metrics.
+            for (const { groupId, topic, partition, lag } of await source.measure().catch(() => [])) {
+              this.set({ group: groupId, topic, partition: String(partition) }, lag);
+            }
+          }
+        },
+      }),
+  );
   monitors.add(monitor);
   return async () => {
     monitors.delete(monitor);

@@ -19,7 +19,8 @@ function fakeConsumer() {
         throw new Error('cannot run');
       }
     },
-    crash: (restart: boolean, error: Error = new Error('crashed')) => emitter.emit('consumer.crash', { payload: { error, groupId: 'g', restart } }),
+    crash: (restart: boolean, error: Error = new Error('crashed')) =>
+      emitter.emit('consumer.crash', { payload: { error, groupId: 'g', restart } }),
     join: () => emitter.emit('consumer.group_join', { payload: {} }),
   };
   return consumer;
@@ -45,9 +46,23 @@ function handTimer(): CommitTimer & { fire(): Promise<void>; delays: number[]; p
   };
 }
 
-function restarterOn(consumer: ReturnType<typeof fakeConsumer>, timer: CommitTimer, logger = pino({ level: 'silent' })) {
+function restarterOn(
+  consumer: ReturnType<typeof fakeConsumer>,
+  timer: CommitTimer,
+  logger = pino({ level: 'silent' }),
+) {
   const config: ConsumerRunConfig = { eachMessage: async () => undefined };
-  return { config, restarter: new ConsumerRestarter(consumer as never, config, 'group-a', logger, { initialMs: 100, maxMs: 350 }, timer) };
+  return {
+    config,
+    restarter: new ConsumerRestarter(
+      consumer as never,
+      config,
+      'group-a',
+      logger,
+      { initialMs: 100, maxMs: 350 },
+      timer,
+    ),
+  };
 }
 
 describe('ConsumerRestarter', () => {
@@ -65,7 +80,14 @@ describe('ConsumerRestarter', () => {
     await timer.fire();
 
     expect(consumer.runs).toEqual([config, config]);
-    expect(logged).toEqual([expect.objectContaining({ consumer: 'group-a', reason: 'wrapped', cause: 'x is undefined', restartInMs: 100 })]);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        consumer: 'group-a',
+        reason: 'wrapped',
+        cause: 'x is undefined',
+        restartInMs: 100,
+      }),
+    ]);
   });
 
   it('leaves a crash kafkajs restarts itself alone', async () => {

@@ -59,10 +59,21 @@ export class ConsumerRestarter {
   private crashed({ error, restart }: ConsumerCrashEvent['payload']): void {
     if (this.stopped) return;
     if (restart) {
-      this.logger.debug({ consumer: this.name, reason: error.message }, 'consumer restarting itself after a retriable error');
+      this.logger.debug(
+        { consumer: this.name, reason: error.message },
+        'consumer restarting itself after a retriable error',
+      );
       return;
     }
-    this.logger.error({ consumer: this.name, reason: error.message, cause: rootCause(error).message, restartInMs: this.delayMs }, 'consumer crashed on an error kafkajs does not restart after; restarting it');
+    this.logger.error(
+      {
+        consumer: this.name,
+        reason: error.message,
+        cause: rootCause(error).message,
+        restartInMs: this.delayMs,
+      },
+      'consumer crashed on an error kafkajs does not restart after; restarting it',
+    );
     this.schedule();
   }
 
@@ -73,7 +84,10 @@ export class ConsumerRestarter {
       if (this.stopped) return;
       this.restarting = this.consumer.run(this.config).catch((error: Error) => {
         // kafkajs reports a failed start as a crash; this is for a run that throws instead.
-        this.logger.error({ consumer: this.name, reason: error.message }, 'consumer restart failed; trying again');
+        this.logger.error(
+          { consumer: this.name, reason: error.message },
+          'consumer restart failed; trying again',
+        );
         if (!this.stopped) this.schedule();
       });
     });

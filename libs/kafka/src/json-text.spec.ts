@@ -7,7 +7,9 @@ const depthOf = (value: unknown): number =>
   typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0;
 
 const keysOf = (value: unknown): string[] =>
-  typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)]) : [];
+  typeof value === 'object' && value !== null
+    ? Object.entries(value).flatMap(([k, v]) => [k, ...keysOf(v)])
+    : [];
 
 describe('scanJson', () => {
   it.each([
@@ -53,27 +55,34 @@ describe('scanJson', () => {
 
   it('never misses a nesting level or a prototype key in generated JSON', () => {
     let seed = 7;
-    const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     const keys = ['a', '__proto__', 'prototype', 'x"y', 'back\\slash', 'ü', '\u005f_proto__', '[', '{"'];
     const value = (depth: number): unknown => {
       const r = random();
       if (depth > 8 || r < 0.3) return [1, 'str"in\\g', true, null, 12.5, '}]'][Math.floor(random() * 6)];
       if (r < 0.6) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
-      return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [keys[Math.floor(random() * keys.length)], value(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 4) }, () => [
+          keys[Math.floor(random() * keys.length)],
+          value(depth + 1),
+        ]),
+      );
     };
     for (let i = 0; i < 2_000; i++) {
       const text = JSON.stringify(value(0), null, i % 2 ? 1 : undefined);
       const parsed = JSON.parse(text);
       const shape = scan(text);
       expect([text, shape.depth]).toEqual([text, depthOf(parsed)]);
-      if (keysOf(parsed).some((k) => k === '__proto__' || k === 'prototype')) expect([text, shape.prototypeKeys]).toEqual([text, true]);
+      if (keysOf(parsed).some((k) => k === '__proto__' || k === 'prototype'))
+        expect([text, shape.prototypeKeys]).toEqual([text, true]);
     }
   });
 });
 
 describe('parseJson', () => {
   it('keeps integers beyond 2^53 and numbers beyond a double as their digits', () => {
-    const text = '{"id":12345678901234567890,"neg":-98765432109876543210,"max":9007199254740991,"huge":1e400,"tiny":-1e400,"pi":3.14,"n":[1,2]}';
+    const text =
+      '{"id":12345678901234567890,"neg":-98765432109876543210,"max":9007199254740991,"huge":1e400,"tiny":-1e400,"pi":3.14,"n":[1,2]}';
     expect(JSON.stringify(parseJson(text, true))).toBe(text);
     expect(JSON.stringify(parseJson(text, false))).not.toBe(text);
   });
@@ -83,7 +92,10 @@ describe('parseJson', () => {
   });
 
   it('keeps __proto__ an own property that sets no prototype', () => {
-    const parsed = parseJson('{"__proto__":{"polluted":true},"n":12345678901234567890}', true) as Record<string, unknown>;
+    const parsed = parseJson('{"__proto__":{"polluted":true},"n":12345678901234567890}', true) as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(parsed)).toEqual(['__proto__', 'n']);
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
   });

@@ -115,7 +115,11 @@ function indexOrEnd(bytes: Uint8Array, byte: number, from: number): number {
 
 /** Whether the string that ended just before `i` is a key: a colon follows, after any whitespace. */
 function isKey(bytes: Uint8Array, i: number): boolean {
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  )
+    i++;
   return bytes[i] === COLON;
 }
 
@@ -138,7 +142,8 @@ const INTEGER_LITERAL = /^-?\d+$/;
 
 function keepNumberExact(_key: string, value: unknown, context?: { source?: string }): unknown {
   if (typeof value !== 'number' || context?.source === undefined) return value;
-  const inexact = !Number.isFinite(value) || (!Number.isSafeInteger(value) && INTEGER_LITERAL.test(context.source));
+  const inexact =
+    !Number.isFinite(value) || (!Number.isSafeInteger(value) && INTEGER_LITERAL.test(context.source));
   return inexact ? rawJson(context.source) : value;
 }
 

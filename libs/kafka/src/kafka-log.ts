@@ -2,7 +2,9 @@ import { logLevel as KafkaLogLevel, LogEntry, logCreator } from 'kafkajs';
 import type { Logger } from 'pino';
 // kafkajs's table of protocol errors (code, message, retriable): not in its typings, stable since 1.x.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { errorCodes } = require('kafkajs/src/protocol/error') as { errorCodes: Array<{ message: string; retriable: boolean }> };
+const { errorCodes } = require('kafkajs/src/protocol/error') as {
+  errorCodes: Array<{ message: string; retriable: boolean }>;
+};
 
 type Level = 'error' | 'warn' | 'info' | 'debug';
 
@@ -65,7 +67,11 @@ export function kafkaLogCreator(logger: Logger): logCreator {
       const named = LEVEL_NAMES[level] ?? 'info';
       const chosen = named === 'error' ? errorLevel(message, extra) : named;
       if (chosen !== 'waiting') kafkaLogger[chosen](extra, message);
-      else if (firstTime('waiting')) kafkaLogger.info({ reason: message }, 'waiting for Kafka to be ready; the consumer restarts by itself');
+      else if (firstTime('waiting'))
+        kafkaLogger.info(
+          { reason: message },
+          'waiting for Kafka to be ready; the consumer restarts by itself',
+        );
       else kafkaLogger.debug(extra, message);
     };
 }

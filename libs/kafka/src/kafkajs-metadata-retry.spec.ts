@@ -19,13 +19,17 @@ function poolFailing(failures: number) {
   let rounds = 0;
   return {
     refreshMetadataIfNecessary: async () => undefined,
-    withBroker: async (callback: (args: { broker: { metadata: () => Promise<Metadata> } }) => Promise<Metadata>) =>
-      rounds++ < failures ? null : callback({ broker: { metadata: async () => ANSWER } }),
+    withBroker: async (
+      callback: (args: { broker: { metadata: () => Promise<Metadata> } }) => Promise<Metadata>,
+    ) => (rounds++ < failures ? null : callback({ broker: { metadata: async () => ANSWER } })),
     rounds: () => rounds,
   };
 }
 
-const clusterWith = (brokerPool: ReturnType<typeof poolFailing>) => ({ brokerPool, retrier: createRetry({ retries: 5, initialRetryTime: 1, maxRetryTime: 5 }) });
+const clusterWith = (brokerPool: ReturnType<typeof poolFailing>) => ({
+  brokerPool,
+  retrier: createRetry({ retries: 5, initialRetryTime: 1, maxRetryTime: 5 }),
+});
 
 describe('kafkajs cluster.metadata when no broker answers', () => {
   it('asks again instead of resolving with null', async () => {
@@ -36,6 +40,9 @@ describe('kafkajs cluster.metadata when no broker answers', () => {
 
   it('fails with a named error once its retries are spent', async () => {
     const failure = Cluster.prototype.metadata.call(clusterWith(poolFailing(100)), { topics: [] });
-    await expect(failure).rejects.toMatchObject({ name: 'KafkaJSNumberOfRetriesExceeded', cause: expect.objectContaining({ message: 'No broker answered the metadata request' }) });
+    await expect(failure).rejects.toMatchObject({
+      name: 'KafkaJSNumberOfRetriesExceeded',
+      cause: expect.objectContaining({ message: 'No broker answered the metadata request' }),
+    });
   });
 });

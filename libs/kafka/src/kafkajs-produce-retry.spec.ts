@@ -10,10 +10,18 @@ import { createRequire } from 'node:module';
 const load = createRequire(__filename);
 type Message = { key: string | null; value: string; partition?: number };
 type Partitioner = (args: { topic: string; partitionMetadata: unknown[]; message: Message }) => number;
-type SendMessages = (deps: Record<string, unknown>) => (args: { acks: number; timeout: number; topicMessages: { topic: string; messages: Message[] }[] }) => Promise<unknown[]>;
+type SendMessages = (
+  deps: Record<string, unknown>,
+) => (args: {
+  acks: number;
+  timeout: number;
+  topicMessages: { topic: string; messages: Message[] }[];
+}) => Promise<unknown[]>;
 const createSendMessages = load('kafkajs/src/producer/sendMessages') as SendMessages;
 const createRetry = load('kafkajs/src/retry') as (options: Record<string, number>) => unknown;
-const { KafkaJSConnectionError } = load('kafkajs/src/errors') as { KafkaJSConnectionError: new (message: string) => Error };
+const { KafkaJSConnectionError } = load('kafkajs/src/errors') as {
+  KafkaJSConnectionError: new (message: string) => Error;
+};
 
 const TOPIC = 'events';
 
@@ -49,7 +57,8 @@ function clusterWhereALeaderDies() {
     },
     isConnected: () => true,
     removeBroker: () => undefined,
-    findTopicPartitionMetadata: () => [0, 1].map((partitionId) => ({ partitionId, leader: leaders[partitionId] })),
+    findTopicPartitionMetadata: () =>
+      [0, 1].map((partitionId) => ({ partitionId, leader: leaders[partitionId] })),
     findLeaderForPartitions: (_topic: string, partitions: string[]) => {
       const byLeader: Record<number, number[]> = {};
       for (const p of partitions.map(Number)) (byLeader[leaders[p]] ??= []).push(p);
@@ -102,7 +111,11 @@ describe('kafkajs produce retry (patched)', () => {
     let next = 0;
     // kafkajs's round-robin for keyless messages: a second pass would deal them out differently.
     const roundRobin: Partitioner = () => next++ % 2;
-    await send(cluster, roundRobin, ['m0', 'm1', 'm2'].map((value) => ({ key: null, value })));
+    await send(
+      cluster,
+      roundRobin,
+      ['m0', 'm1', 'm2'].map((value) => ({ key: null, value })),
+    );
 
     expect(written).toEqual([
       { broker: 1, partition: 0, values: ['m0', 'm2'] },

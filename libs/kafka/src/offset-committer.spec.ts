@@ -44,7 +44,11 @@ function handTimer(): CommitTimer & { fire(): void; scheduled: number } {
   return timer;
 }
 
-const position = (partition: number, offset: number, topic = 'events'): CommitPosition => ({ topic, partition, offset: String(offset) });
+const position = (partition: number, offset: number, topic = 'events'): CommitPosition => ({
+  topic,
+  partition,
+  offset: String(offset),
+});
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 const logger = pino({ level: 'silent' });
 

@@ -26,7 +26,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * a leader. Safe to call from several services at once. Relying on broker auto-creation instead
  * gives kafkajs transient LEADER_NOT_AVAILABLE errors on KRaft.
  */
-export async function ensureTopics(kafka: Kafka, specs: TopicSpec[], policy: TopicPolicy = CREATE_WITH_BROKER_DEFAULTS, timeoutMs = 30_000): Promise<void> {
+export async function ensureTopics(
+  kafka: Kafka,
+  specs: TopicSpec[],
+  policy: TopicPolicy = CREATE_WITH_BROKER_DEFAULTS,
+  timeoutMs = 30_000,
+): Promise<void> {
   const admin = kafka.admin();
   await admin.connect();
   const deadline = Date.now() + timeoutMs;
@@ -42,7 +47,10 @@ export async function ensureTopics(kafka: Kafka, specs: TopicSpec[], policy: Top
         // unknown to the broker's metadata for a moment. That passes; anything else does not.
         if (!isTransient(error) || Date.now() > deadline) throw error;
       }
-      if (Date.now() > deadline) throw new Error(`topics have no leader after ${timeoutMs} ms: ${specs.map((s) => s.topic).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `topics have no leader after ${timeoutMs} ms: ${specs.map((s) => s.topic).join(', ')}`,
+        );
       await sleep(100);
     }
   } finally {
@@ -59,13 +67,18 @@ async function verifyTopics(admin: Admin, specs: TopicSpec[]): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = specs.filter((s) => !existing.has(s.topic));
   if (missing.length > 0) {
-    throw new Error(`KAFKA_CREATE_TOPICS=false and topic ${missing[0].topic} does not exist; create it with ${missing[0].numPartitions ?? 1} partitions${describeConfigs(missing[0])} (missing: ${missing.map((s) => s.topic).join(', ')})`);
+    throw new Error(
+      `KAFKA_CREATE_TOPICS=false and topic ${missing[0].topic} does not exist; create it with ${missing[0].numPartitions ?? 1} partitions${describeConfigs(missing[0])} (missing: ${missing.map((s) => s.topic).join(', ')})`,
+    );
   }
   const { topics } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
   const partitions = new Map(topics.map((t) => [t.name, t.partitions.length]));
   for (const spec of specs) {
     const have = partitions.get(spec.topic) ?? 0;
-    if (have < (spec.numPartitions ?? 1)) throw new Error(`KAFKA_CREATE_TOPICS=false and topic ${spec.topic} has ${have} partitions; it needs at least ${spec.numPartitions}`);
+    if (have < (spec.numPartitions ?? 1))
+      throw new Error(
+        `KAFKA_CREATE_TOPICS=false and topic ${spec.topic} has ${have} partitions; it needs at least ${spec.numPartitions}`,
+      );
   }
 }
 
@@ -74,26 +87,38 @@ function describeConfigs(spec: TopicSpec): string {
   return entries.length === 0 ? '' : ` and ${entries.map(([k, v]) => `${k}=${v}`).join(', ')}`;
 }
 
-async function createMissing(admin: Admin, specs: TopicSpec[], policy: TopicPolicy, timeoutMs: number): Promise<void> {
+async function createMissing(
+  admin: Admin,
+  specs: TopicSpec[],
+  policy: TopicPolicy,
+  timeoutMs: number,
+): Promise<void> {
   const existing = new Set(await admin.listTopics());
-  const replication = policy.minInsyncReplicas === undefined ? {} : { 'min.insync.replicas': String(policy.minInsyncReplicas) };
+  const replication =
+    policy.minInsyncReplicas === undefined ? {} : { 'min.insync.replicas': String(policy.minInsyncReplicas) };
   const missing: ITopicConfig[] = specs
     .filter((s) => !existing.has(s.topic))
     .map((s) => ({
       topic: s.topic,
       numPartitions: s.numPartitions ?? 1,
       replicationFactor: policy.replicationFactor ?? -1,
-      configEntries: Object.entries({ ...replication, ...s.configs }).map(([name, value]) => ({ name, value })),
+      configEntries: Object.entries({ ...replication, ...s.configs }).map(([name, value]) => ({
+        name,
+        value,
+      })),
     }));
   if (missing.length === 0) return;
   try {
     await admin.createTopics({ topics: missing, waitForLeaders: true, timeout: timeoutMs });
   } catch (error) {
     if (hasType(error, 'INVALID_REPLICATION_FACTOR')) {
-      throw new Error(`cannot create topics with replication factor ${policy.replicationFactor ?? "the broker's default"}: the cluster has fewer live brokers; lower KAFKA_REPLICATION_FACTOR (or the broker's default.replication.factor)`);
+      throw new Error(
+        `cannot create topics with replication factor ${policy.replicationFactor ?? "the broker's default"}: the cluster has fewer live brokers; lower KAFKA_REPLICATION_FACTOR (or the broker's default.replication.factor)`,
+      );
     }
     // Another service may have created the same topic a moment earlier.
-    if (!/already exists/i.test(String((error as Error).message)) && !hasType(error, 'TOPIC_ALREADY_EXISTS')) throw error;
+    if (!/already exists/i.test(String((error as Error).message)) && !hasType(error, 'TOPIC_ALREADY_EXISTS'))
+      throw error;
   }
 }
 
@@ -114,14 +139,27 @@ export async function retryTransient<T>(step: () => Promise<T>, timeoutMs = 30_0
   }
 }
 
-const TRANSIENT = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'NOT_CONTROLLER', 'REQUEST_TIMED_OUT']);
+const TRANSIENT = new Set([
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_LEADER_FOR_PARTITION',
+  'NOT_CONTROLLER',
+  'REQUEST_TIMED_OUT',
+]);
 
 function hasType(error: unknown, type: string): boolean {
   const e = error as { type?: string; originalError?: unknown; errors?: unknown[] } | undefined;
   if (!e) return false;
-  return e.type === type || hasType(e.originalError, type) || (e.errors ?? []).some((inner) => hasType(inner, type));
+  return (
+    e.type === type ||
+    hasType(e.originalError, type) ||
+    (e.errors ?? []).some((inner) => hasType(inner, type))
+  );
 }
 
 function isTransient(error: unknown): boolean {
-  return [...TRANSIENT].some((type) => hasType(error, type)) || (error as { retriable?: boolean }).retriable === true;
+  return (
+    [...TRANSIENT].some((type) => hasType(error, type)) ||
+    (error as { retriable?: boolean }).retriable === true
+  );
 }

@@ -20,12 +20,26 @@ export class AdminTokenGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const expected = this.token.value;
     if (!expected) {
-      throw new HttpException({ success: false, error: 'unavailable', message: 'admin endpoints are disabled: set ADMIN_TOKEN to enable them' }, 503);
+      throw new HttpException(
+        {
+          success: false,
+          error: 'unavailable',
+          message: 'admin endpoints are disabled: set ADMIN_TOKEN to enable them',
+        },
+        503,
+      );
     }
     const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
     const presented = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
     if (!presented || !sameSecret(presented, expected)) {
-      throw new HttpException({ success: false, error: 'unauthorized', message: 'send the admin token as "Authorization: Bearer <token>"' }, 401);
+      throw new HttpException(
+        {
+          success: false,
+          error: 'unauthorized',
+          message: 'send the admin token as "Authorization: Bearer <token>"',
+        },
+        401,
+      );
     }
     return true;
   }

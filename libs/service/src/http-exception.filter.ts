@@ -26,9 +26,14 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
-      const body = typeof response === 'object' && response !== null && 'success' in response
-        ? response
-        : { success: false, error: errorCode(status), message: this.messages[status] ?? messageOf(response, exception) };
+      const body =
+        typeof response === 'object' && response !== null && 'success' in response
+          ? response
+          : {
+              success: false,
+              error: errorCode(status),
+              message: this.messages[status] ?? messageOf(response, exception),
+            };
       this.onErrorAnswer(reply.request, status, String((body as { error?: unknown }).error));
       void reply.status(status).send(body);
       return;
@@ -46,7 +51,9 @@ export class HttpErrorFilter implements ExceptionFilter {
     const errorId = randomUUID();
     this.logger.error({ errorId, reqId, err: exception }, 'unhandled error');
     this.onErrorAnswer(reply.request, HttpStatus.INTERNAL_SERVER_ERROR, 'internal_error');
-    void reply.status(HttpStatus.INTERNAL_SERVER_ERROR).send({ success: false, error: 'internal_error', errorId });
+    void reply
+      .status(HttpStatus.INTERNAL_SERVER_ERROR)
+      .send({ success: false, error: 'internal_error', errorId });
   }
 }
 
@@ -60,15 +67,26 @@ function messageOf(response: unknown, exception: Error): string {
 
 function errorCode(status: number): string {
   switch (status) {
-    case 400: return 'bad_request';
-    case 401: return 'unauthorized';
-    case 403: return 'forbidden';
-    case 404: return 'not_found';
-    case 413: return 'payload_too_large';
-    case 415: return 'unsupported_media_type';
-    case 429: return 'too_many_requests';
+    case 400:
+      return 'bad_request';
+    case 401:
+      return 'unauthorized';
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 429:
+      return 'too_many_requests';
     // Not configured, or a dependency down: the caller may retry; `internal_error` is kept for bugs.
-    case 502: case 503: case 504: return 'unavailable';
-    default: return status >= 500 ? 'internal_error' : 'request_error';
+    case 502:
+    case 503:
+    case 504:
+      return 'unavailable';
+    default:
+      return status >= 500 ? 'internal_error' : 'request_error';
   }
 }

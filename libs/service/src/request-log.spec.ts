@@ -12,8 +12,11 @@ describe('registerRequestLog', () => {
     fastify.get('/health/live', (_request, reply) => reply.code(500).send({ status: 'broken' }));
     fastify.get('/v1/thing', (_request, reply) => reply.code(503).send({ code: 'unavailable' }));
     try {
-      for (const url of ['/health/ready', '/health/live', '/v1/thing']) await fastify.inject({ method: 'GET', url });
-      expect(lines.map(({ level, msg, url, status }) => [pino.levels.labels[level], msg, url, status])).toEqual([
+      for (const url of ['/health/ready', '/health/live', '/v1/thing'])
+        await fastify.inject({ method: 'GET', url });
+      expect(
+        lines.map(({ level, msg, url, status }) => [pino.levels.labels[level], msg, url, status]),
+      ).toEqual([
         ['warn', 'request failed', '/health/live', 500],
         ['warn', 'request failed', '/v1/thing', 503],
       ]);

@@ -25,9 +25,16 @@ export function registerRequestLog(fastify: FastifyInstance, logger: Logger): vo
   fastify.addHook('onResponse', (request, reply, done) => {
     // A health probe's 503 is its answer ("not ready yet"), not a failed request: start-up and
     // every outage would otherwise print one warning per probe.
-    const failed = reply.statusCode >= 500 && !(reply.statusCode === 503 && request.url.startsWith('/health/'));
+    const failed =
+      reply.statusCode >= 500 && !(reply.statusCode === 503 && request.url.startsWith('/health/'));
     if (failed || logger.isLevelEnabled('debug')) {
-      const fields = { reqId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+      const fields = {
+        reqId: request.id,
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      };
       if (failed) logger.warn(fields, 'request failed');
       else logger.debug(fields, 'request');
     }

@@ -19,11 +19,15 @@ export function switchyardVersion(from = __dirname): string {
 
 /** Exports `switchyard_build_info{version,commit} 1`, so dashboards and alerts can tell builds apart. */
 export function reportBuildInfo(commit: string): void {
-  const gauge = metric('switchyard_build_info', () => new Gauge({
-    name: 'switchyard_build_info',
-    help: 'The running build: version from package.json, commit from SWITCHYARD_COMMIT (set when the image is built); always 1',
-    labelNames: ['version', 'commit'],
-  }));
+  const gauge = metric(
+    'switchyard_build_info',
+    () =>
+      new Gauge({
+        name: 'switchyard_build_info',
+        help: 'The running build: version from package.json, commit from SWITCHYARD_COMMIT (set when the image is built); always 1',
+        labelNames: ['version', 'commit'],
+      }),
+  );
   gauge.reset();
   gauge.set({ version: switchyardVersion(), commit }, 1);
 }

@@ -37,7 +37,10 @@ export class HealthController {
     try {
       return await metricsRegistry().metrics();
     } catch (error) {
-      throw new HttpException(`metrics unavailable: ${(error as Error).message}`, HttpStatus.INTERNAL_SERVER_ERROR);
+      throw new HttpException(
+        `metrics unavailable: ${(error as Error).message}`,
+        HttpStatus.INTERNAL_SERVER_ERROR,
+      );
     }
   }
 }

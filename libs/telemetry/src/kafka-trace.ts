@@ -1,4 +1,18 @@
-import { Attributes, Context, context, INVALID_SPAN_CONTEXT, Link, propagation, ROOT_CONTEXT, Span, SpanContext, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import {
+  Attributes,
+  Context,
+  context,
+  INVALID_SPAN_CONTEXT,
+  Link,
+  propagation,
+  ROOT_CONTEXT,
+  Span,
+  SpanContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
 import type { RecordMetadata, TopicMessages } from 'kafkajs';
 import { MESSAGING, messagingAttributes, messagingSpanName } from './messaging-attributes';
 import { isTracingOn } from './tracing-state';
@@ -88,7 +102,11 @@ export function traceRecordCreation<R extends CreatedRecord>(records: R[]): R[] 
     const links: Link[] = distinctCreationContexts(group)
       .filter((previous) => previous.traceId !== activeTraceId && isSampled(previous))
       .map((previous) => ({ context: previous }));
-    const span = tracer().startSpan(messagingSpanName('create', topic), { kind: SpanKind.PRODUCER, attributes: messagingAttributes('create', topic, group.length), links }, active);
+    const span = tracer().startSpan(
+      messagingSpanName('create', topic),
+      { kind: SpanKind.PRODUCER, attributes: messagingAttributes('create', topic, group.length), links },
+      active,
+    );
     const headers: Record<string, string> = {};
     propagation.inject(trace.setSpan(active, span), headers);
     span.end();
@@ -120,12 +138,17 @@ function byTopic<R extends CreatedRecord>(records: R[]): Map<string, R[]> {
  * traces is sampled there is no span. After the broker's answer it records the partition (when
  * all records of the topic went to one) and the offset (one record).
  */
-export async function traceSend(topicMessages: readonly TopicMessages[], send: () => Promise<RecordMetadata[]>): Promise<RecordMetadata[]> {
+export async function traceSend(
+  topicMessages: readonly TopicMessages[],
+  send: () => Promise<RecordMetadata[]>,
+): Promise<RecordMetadata[]> {
   if (!isTracingOn()) return send();
   const spans = topicMessages.map(({ topic, messages }) => startSendSpan(topic, messages));
   try {
     const written = await send();
-    topicMessages.forEach(({ topic, messages }, i) => spans[i].setAttributes(writtenAt(topic, messages.length, written)));
+    topicMessages.forEach(({ topic, messages }, i) =>
+      spans[i].setAttributes(writtenAt(topic, messages.length, written)),
+    );
     return written;
   } catch (error) {
     for (const span of spans) {
@@ -148,18 +171,26 @@ function startSendSpan(topic: string, messages: TopicMessages['messages']): Span
   // The conventions' kinds: a send is a CLIENT call when create spans made the records' contexts.
   const kind = creations.length > 0 ? SpanKind.CLIENT : SpanKind.PRODUCER;
   const links = sampled.map((creation) => ({ context: creation }));
-  return tracer().startSpan(messagingSpanName('send', topic), { kind, attributes: messagingAttributes('send', topic, messages.length), links }, parent);
+  return tracer().startSpan(
+    messagingSpanName('send', topic),
+    { kind, attributes: messagingAttributes('send', topic, messages.length), links },
+    parent,
+  );
 }
 
 function writtenAt(topic: string, records: number, written: RecordMetadata[]): Attributes {
   const partitions = written.filter((w) => w.topicName === topic);
   if (partitions.length !== 1) return {};
   const attributes: Attributes = { [MESSAGING.partitionId]: String(partitions[0].partition) };
-  if (records === 1 && partitions[0].baseOffset !== undefined) attributes[MESSAGING.kafkaOffset] = Number(partitions[0].baseOffset);
+  if (records === 1 && partitions[0].baseOffset !== undefined)
+    attributes[MESSAGING.kafkaOffset] = Number(partitions[0].baseOffset);
   return attributes;
 }
 
-function startProcessSpan(record: ConsumedRecord, consumerGroup: string): { span: Span; spanContext: Context } {
+function startProcessSpan(
+  record: ConsumedRecord,
+  consumerGroup: string,
+): { span: Span; spanContext: Context } {
   const parent = propagation.extract(context.active(), record.headers ?? {}, getter);
   const span = tracer().startSpan(
     messagingSpanName('process', record.topic),
@@ -182,7 +213,11 @@ function startProcessSpan(record: ConsumedRecord, consumerGroup: string): { span
  * one event keeps one trace id from ingest to the webhook, and a sampling decision made upstream
  * holds downstream. The span ends when `work` settles; a throw marks it ERROR.
  */
-export async function withProcessSpan<T>(record: ConsumedRecord, consumerGroup: string, work: (span: Span) => Promise<T>): Promise<T> {
+export async function withProcessSpan<T>(
+  record: ConsumedRecord,
+  consumerGroup: string,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
   if (!isTracingOn()) return work(NO_SPAN);
   const { span, spanContext } = startProcessSpan(record, consumerGroup);
   try {
@@ -195,7 +230,11 @@ export async function withProcessSpan<T>(record: ConsumedRecord, consumerGroup: 
 }
 
 /** The synchronous form of withProcessSpan, for handlers that transform a batch without awaiting. */
-export function withProcessSpanSync<T>(record: ConsumedRecord, consumerGroup: string, work: (span: Span) => T): T {
+export function withProcessSpanSync<T>(
+  record: ConsumedRecord,
+  consumerGroup: string,
+  work: (span: Span) => T,
+): T {
   if (!isTracingOn()) return work(NO_SPAN);
   const { span, spanContext } = startProcessSpan(record, consumerGroup);
   try {

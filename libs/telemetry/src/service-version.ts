@@ -8,7 +8,10 @@ import { dirname, join } from 'node:path';
 export function serviceVersion(from: string = __dirname): string {
   for (let dir = from; ; dir = dirname(dir)) {
     try {
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (manifest.name === 'switchyard' && manifest.version) return manifest.version;
     } catch {
       // no package.json here (or not ours): keep walking up

@@ -7,7 +7,14 @@ export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 
 /** The samplers the SDK builds from `OTEL_TRACES_SAMPLER`; it would fall back to the default on any other value. */
-export const TRACES_SAMPLERS = ['parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio', 'always_on', 'always_off', 'traceidratio'] as const;
+export const TRACES_SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const;
 
 /**
  * Checks the `OTEL_*` values that the SDK would otherwise replace by a default with a log line
@@ -16,10 +23,15 @@ export const TRACES_SAMPLERS = ['parentbased_always_on', 'parentbased_always_off
  */
 export function tracingSettingsFromEnv(env: NodeJS.ProcessEnv): TracingSettings {
   const problems: string[] = [];
-  const protocolVariable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL !== undefined ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocolVariable =
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL !== undefined
+      ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'
+      : 'OTEL_EXPORTER_OTLP_PROTOCOL';
   const protocol = (env[protocolVariable] ?? '').trim() || 'http/protobuf';
   if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol)) {
-    problems.push(`${protocolVariable} must be one of: ${OTLP_PROTOCOLS.join(', ')} (got "${protocol}"; the services export over HTTP, a collector's port 4318)`);
+    problems.push(
+      `${protocolVariable} must be one of: ${OTLP_PROTOCOLS.join(', ')} (got "${protocol}"; the services export over HTTP, a collector's port 4318)`,
+    );
   }
   const sampler = env.OTEL_TRACES_SAMPLER?.trim();
   if (sampler && !(TRACES_SAMPLERS as readonly string[]).includes(sampler)) {

@@ -19,10 +19,12 @@ export function tracingEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 /** The OTLP/HTTP exporter of the configured encoding; both read the endpoint and headers variables themselves. */
 function otlpExporter(protocol: OtlpProtocol): SpanExporter {
   if (protocol === 'http/json') {
-    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+    const { OTLPTraceExporter } =
+      require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
     return new OTLPTraceExporter();
   }
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
   return new OTLPTraceExporter();
 }
 
@@ -43,18 +45,27 @@ export function startTracing(serviceName: string): void {
   if (sdk || !tracingEnabled()) return;
   const settings = tracingSettingsFromEnv(process.env);
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-  const { defaultResource, resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+  const { defaultResource, resourceFromAttributes } =
+    require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { HttpInstrumentation } =
+    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { UndiciInstrumentation } =
+    require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   sdk = new NodeSDK({
     // Defaults only: the SDK's environment detector applies OTEL_SERVICE_NAME and
     // OTEL_RESOURCE_ATTRIBUTES over them (a pod name as service.instance.id, for instance).
     resource: defaultResource().merge(
-      resourceFromAttributes({ 'service.name': `switchyard-${serviceName}`, 'service.version': serviceVersion(), 'service.instance.id': randomUUID() }),
+      resourceFromAttributes({
+        'service.name': `switchyard-${serviceName}`,
+        'service.version': serviceVersion(),
+        'service.instance.id': randomUUID(),
+      }),
     ),
     traceExporter: otlpExporter(settings.protocol),
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/(health|metrics)/.test(req.url ?? '') }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => /^\/(health|metrics)/.test(req.url ?? ''),
+      }),
       new UndiciInstrumentation({
         startSpanHook: (request) => {
           const { full, query } = redactUrlForSpans(new URL(request.path, request.origin));

@@ -1,4 +1,14 @@
-import { Body, Controller, Get, HttpCode, NotFoundException, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { ConsoleAuthGuard } from '../auth/console-auth.guard';
 import { ConsoleViews } from '../console-views';
 import { DeliveryReplay } from '../replay/delivery-replay';
@@ -22,8 +32,12 @@ export class ConsoleApiController {
   /** `GET /api/destinations/:id/attempts?outcome=&status=&from=&to=&limit=`: newest first. */
   @Get('destinations/:id/attempts')
   attempts(@Param('id') id: string, @Query() query: RawInput) {
-    if (!this.views.isKnownDestination(id)) throw new NotFoundException(`no destination ${id} in the workspace or the attempts held`);
-    return { destination: this.views.destination(id), attempts: this.views.attempts(id, attemptFilter(query), limit(query, 100)) };
+    if (!this.views.isKnownDestination(id))
+      throw new NotFoundException(`no destination ${id} in the workspace or the attempts held`);
+    return {
+      destination: this.views.destination(id),
+      attempts: this.views.attempts(id, attemptFilter(query), limit(query, 100)),
+    };
   }
 
   /** `GET /api/messages?messageId=` or `?userId=`: each message with all its attempts, oldest first. */

@@ -20,7 +20,8 @@ export function limit(input: RawInput, fallback: number): number {
   const value = text(input, 'limit');
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT) throw new BadRequestException(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_LIMIT)
+    throw new BadRequestException(`limit must be an integer from 1 to ${MAX_LIMIT}`);
   return n;
 }
 
@@ -29,7 +30,8 @@ export function time(input: RawInput, name: string): number | undefined {
   const value = text(input, name);
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new BadRequestException(`${name} must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z`);
+  if (Number.isNaN(ms))
+    throw new BadRequestException(`${name} must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z`);
   return ms;
 }
 
@@ -41,7 +43,8 @@ export function attemptFilter(input: RawInput): AttemptFilter {
   }
   const statusText = text(input, 'status');
   const status = statusText === undefined ? undefined : Number(statusText);
-  if (status !== undefined && !(Number.isInteger(status) && status >= 100 && status <= 599)) throw new BadRequestException('status must be an HTTP status code, 100-599');
+  if (status !== undefined && !(Number.isInteger(status) && status >= 100 && status <= 599))
+    throw new BadRequestException('status must be an HTTP status code, 100-599');
   return { outcome, status, from: time(input, 'from'), to: time(input, 'to') };
 }
 
@@ -49,19 +52,34 @@ export function attemptFilter(input: RawInput): AttemptFilter {
 export function messageQuery(input: RawInput): { messageId?: string; userId?: string } {
   const messageId = text(input, 'messageId');
   const userId = text(input, 'userId');
-  if ((messageId === undefined) === (userId === undefined)) throw new BadRequestException('give either messageId or userId');
+  if ((messageId === undefined) === (userId === undefined))
+    throw new BadRequestException('give either messageId or userId');
   return { messageId, userId };
 }
 
 /** A replay filter; an empty one is refused rather than replaying every dead letter. */
-export function replayFilter(input: RawInput): { id?: string; messageId?: string; destinationId?: string; from?: string; to?: string } {
+export function replayFilter(input: RawInput): {
+  id?: string;
+  messageId?: string;
+  destinationId?: string;
+  from?: string;
+  to?: string;
+} {
   const iso = (name: string) => {
     const ms = time(input, name);
     return ms === undefined ? undefined : new Date(ms).toISOString();
   };
   const id = text(input, 'id');
-  if (id !== undefined && !/^\d+:\d+$/.test(id)) throw new BadRequestException('id must name a dead letter as <partition>:<offset>');
-  const filter = { id, messageId: text(input, 'messageId'), destinationId: text(input, 'destinationId'), from: iso('from'), to: iso('to') };
-  if (Object.values(filter).every((v) => v === undefined)) throw new BadRequestException('name what to replay: id, messageId, destinationId, from and/or to');
+  if (id !== undefined && !/^\d+:\d+$/.test(id))
+    throw new BadRequestException('id must name a dead letter as <partition>:<offset>');
+  const filter = {
+    id,
+    messageId: text(input, 'messageId'),
+    destinationId: text(input, 'destinationId'),
+    from: iso('from'),
+    to: iso('to'),
+  };
+  if (Object.values(filter).every((v) => v === undefined))
+    throw new BadRequestException('name what to replay: id, messageId, destinationId, from and/or to');
   return filter;
 }

@@ -9,7 +9,11 @@ describe('ConsoleSessions', () => {
 
   it('issues an httpOnly, SameSite=Strict, Secure cookie that does not hold the token', () => {
     const setCookie = sessions.issue();
-    expect(setCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=\\d+\\.[\\w-]{43}; Path=/; Max-Age=60; HttpOnly; SameSite=Strict; Secure$`));
+    expect(setCookie).toMatch(
+      new RegExp(
+        `^${SESSION_COOKIE}=\\d+\\.[\\w-]{43}; Path=/; Max-Age=60; HttpOnly; SameSite=Strict; Secure$`,
+      ),
+    );
     expect(setCookie).not.toContain(token);
     expect(sessions.isValid(`other=1; ${cookieOf(setCookie)}`)).toBe(true);
   });
@@ -20,7 +24,9 @@ describe('ConsoleSessions', () => {
     const [expires, signature] = value.split('.');
     expect(sessions.isValid(`${name}=${Number(expires) + 1}.${signature}`)).toBe(false);
     expect(sessions.isValid(`${name}=${expires}.${'A'.repeat(43)}`)).toBe(false);
-    expect(new ConsoleSessions('another-long-admin-token', 60_000, false, () => now).isValid(cookie)).toBe(false);
+    expect(new ConsoleSessions('another-long-admin-token', 60_000, false, () => now).isValid(cookie)).toBe(
+      false,
+    );
     expect(new ConsoleSessions(undefined, 60_000, false, () => now).isValid(cookie)).toBe(false);
     now += 60_001;
     expect(sessions.isValid(cookie)).toBe(false);

@@ -44,7 +44,9 @@ export class ConsoleSessions {
   }
 
   private sign(expires: number): string {
-    return createHmac('sha256', this.token ?? '').update(`switchyard-console-session:${expires}`).digest('base64url');
+    return createHmac('sha256', this.token ?? '')
+      .update(`switchyard-console-session:${expires}`)
+      .digest('base64url');
   }
 
   private cookie(value: string, maxAgeSeconds: number): string {

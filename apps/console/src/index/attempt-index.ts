@@ -8,7 +8,10 @@ export interface IndexedAttempt extends Omit<DeliveryAttempt, 'at'> {
 }
 
 /** One message's attempts across its destinations, URLs and retries, oldest first. */
-export interface MessageTimeline extends Pick<DeliveryAttempt, 'messageId' | 'sourceId' | 'userId' | 'anonymousId' | 'type' | 'event'> {
+export interface MessageTimeline extends Pick<
+  DeliveryAttempt,
+  'messageId' | 'sourceId' | 'userId' | 'anonymousId' | 'type' | 'event'
+> {
   attempts: IndexedAttempt[];
 }
 
@@ -89,7 +92,9 @@ export class AttemptIndex {
 
   /** One job's attempts (a message to one destination), oldest first. */
   jobAttempts(messageId: string, destinationId: string): IndexedAttempt[] {
-    return (this.byMessage.get(messageId)?.oldestFirst() ?? []).filter((a) => a.destinationId === destinationId);
+    return (this.byMessage.get(messageId)?.oldestFirst() ?? []).filter(
+      (a) => a.destinationId === destinationId,
+    );
   }
 
   private keysOf(entry: IndexedAttempt): Array<[Map<string, FifoList<IndexedAttempt>>, string]> {
@@ -117,5 +122,13 @@ export class AttemptIndex {
 function timeline(attempts: IndexedAttempt[]): MessageTimeline {
   const first = attempts[0];
   const sorted = [...attempts].sort((a, b) => a.atMs - b.atMs);
-  return { messageId: first.messageId, sourceId: first.sourceId, userId: first.userId, anonymousId: first.anonymousId, type: first.type, event: first.event, attempts: sorted };
+  return {
+    messageId: first.messageId,
+    sourceId: first.sourceId,
+    userId: first.userId,
+    anonymousId: first.anonymousId,
+    type: first.type,
+    event: first.event,
+    attempts: sorted,
+  };
 }

@@ -18,12 +18,18 @@ export interface DestinationHealth {
 /** Health from a destination's recent attempts, newest first. Pure. */
 export function destinationHealth(newestFirst: readonly IndexedAttempt[]): DestinationHealth {
   const requests = newestFirst.filter((a) => a.urlIndex !== undefined && a.errorKind !== 'circuit-open');
-  const succeeded = requests.filter((a) => a.status !== undefined && a.status >= 200 && a.status < 300).length;
+  const succeeded = requests.filter(
+    (a) => a.status !== undefined && a.status >= 200 && a.status < 300,
+  ).length;
   const durations = requests.map((a) => a.durationMs).sort((a, b) => a - b);
   const circuits = new Map<number, DestinationHealth['circuits'][number]>();
   for (const a of newestFirst) {
     if (a.urlIndex === undefined || circuits.has(a.urlIndex)) continue;
-    circuits.set(a.urlIndex, { urlIndex: a.urlIndex, urlHost: a.urlHost, state: a.errorKind === 'circuit-open' ? 'open' : 'closed' });
+    circuits.set(a.urlIndex, {
+      urlIndex: a.urlIndex,
+      urlHost: a.urlHost,
+      state: a.errorKind === 'circuit-open' ? 'open' : 'closed',
+    });
   }
   return {
     requests: requests.length,

@@ -7,8 +7,20 @@ import { FifoList } from './fifo-list';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
 const attempt = (overrides: Partial<DeliveryAttempt> = {}): DeliveryAttempt => ({
-  destinationId: 'd1', messageId: 'm1', sourceId: 's1', userId: 'u1', type: 'track', event: 'E', urlIndex: 0, urlHost: 'a.example',
-  status: 200, durationMs: 10, attempt: 1, at: (clock += 1000), outcome: 'delivered', ...overrides,
+  destinationId: 'd1',
+  messageId: 'm1',
+  sourceId: 's1',
+  userId: 'u1',
+  type: 'track',
+  event: 'E',
+  urlIndex: 0,
+  urlHost: 'a.example',
+  status: 200,
+  durationMs: 10,
+  attempt: 1,
+  at: (clock += 1000),
+  outcome: 'delivered',
+  ...overrides,
 });
 
 describe('AttemptIndex', () => {
@@ -38,7 +50,10 @@ describe('AttemptIndex', () => {
     index.add(attempt({ status: 500, outcome: 'next-url', anonymousId: 'anon-1' }));
     index.add(attempt({ urlIndex: 1, status: 200, anonymousId: 'anon-1' }));
     const [byId] = index.message('m1');
-    expect(byId.attempts.map((a) => [a.urlIndex, a.status, a.outcome])).toEqual([[0, 500, 'next-url'], [1, 200, 'delivered']]);
+    expect(byId.attempts.map((a) => [a.urlIndex, a.status, a.outcome])).toEqual([
+      [0, 500, 'next-url'],
+      [1, 200, 'delivered'],
+    ]);
     expect(index.messagesOfUser('anon-1', 10)).toEqual([byId]);
   });
 
@@ -59,14 +74,25 @@ describe('AttemptIndex', () => {
     index.add(attempt({ status: 404, outcome: 'dead-lettered' }));
     index.add(attempt({ destinationId: 'd2', status: 200 }));
     index.add(attempt({ status: 200, outcome: 'delivered' }));
-    expect(index.jobAttempts('m1', 'd1').map((a) => [a.status, a.outcome])).toEqual([[404, 'dead-lettered'], [200, 'delivered']]);
+    expect(index.jobAttempts('m1', 'd1').map((a) => [a.status, a.outcome])).toEqual([
+      [404, 'dead-lettered'],
+      [200, 'delivered'],
+    ]);
   });
 });
 
 describe('DeadLetterIndex', () => {
   it('holds at most its limit, newest first, counting evictions', () => {
     const index = new DeadLetterIndex(2);
-    for (const n of [1, 2, 3]) index.add({ id: `0:${n}`, destinationId: n === 2 ? 'd2' : 'd1', failure: 'permanent', reason: 'HTTP 404', attempts: 1, replays: 0 });
+    for (const n of [1, 2, 3])
+      index.add({
+        id: `0:${n}`,
+        destinationId: n === 2 ? 'd2' : 'd1',
+        failure: 'permanent',
+        reason: 'HTTP 404',
+        attempts: 1,
+        replays: 0,
+      });
     expect(index.latest(undefined, 10).map((d) => d.id)).toEqual(['0:3', '0:2']);
     expect(index.latest('d1', 10).map((d) => d.id)).toEqual(['0:3']);
     expect([index.size, index.evicted]).toEqual([2, 1]);
@@ -86,16 +112,33 @@ describe('CallSample', () => {
 describe('destinationHealth', () => {
   it('rates requests made, with nearest-rank p50/p99 and each URL circuit as last seen', () => {
     const newestFirst = [
-      attempt({ urlIndex: 1, status: undefined, errorKind: 'circuit-open', durationMs: 0, outcome: 'retry-scheduled' }),
+      attempt({
+        urlIndex: 1,
+        status: undefined,
+        errorKind: 'circuit-open',
+        durationMs: 0,
+        outcome: 'retry-scheduled',
+      }),
       attempt({ urlIndex: 0, status: 500, durationMs: 30, outcome: 'next-url' }),
       attempt({ urlIndex: 0, status: 200, durationMs: 10 }),
       attempt({ urlIndex: 1, status: 200, durationMs: 20 }),
     ].map((a) => ({ ...a, at: new Date(a.at).toISOString(), atMs: a.at }));
     expect(destinationHealth(newestFirst)).toMatchObject({
-      requests: 3, successRate: 2 / 3, p50Ms: 20, p99Ms: 30,
-      circuits: [{ urlIndex: 0, state: 'closed' }, { urlIndex: 1, state: 'open' }],
+      requests: 3,
+      successRate: 2 / 3,
+      p50Ms: 20,
+      p99Ms: 30,
+      circuits: [
+        { urlIndex: 0, state: 'closed' },
+        { urlIndex: 1, state: 'open' },
+      ],
     });
-    expect(destinationHealth([])).toMatchObject({ requests: 0, successRate: null, p50Ms: null, circuits: [] });
+    expect(destinationHealth([])).toMatchObject({
+      requests: 0,
+      successRate: null,
+      p50Ms: null,
+      circuits: [],
+    });
   });
 });
 
@@ -104,6 +147,8 @@ describe('FifoList', () => {
     const list = new FifoList<number>();
     for (let i = 0; i < 5000; i++) list.push(i);
     for (let i = 0; i < 3000; i++) expect(list.shift()).toBe(i);
-    expect([list.size, list.peek(), list.last(), [...list.newestFirst()][0]]).toEqual([2000, 3000, 4999, 4999]);
+    expect([list.size, list.peek(), list.last(), [...list.newestFirst()][0]]).toEqual([
+      2000, 3000, 4999, 4999,
+    ]);
   });
 });

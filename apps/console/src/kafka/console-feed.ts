@@ -54,7 +54,11 @@ export class ConsoleFeed {
 
   async start(): Promise<void> {
     const { deliveryAttempts, deliveriesDead, events } = this.topics;
-    const [attemptsEnd, deadEnd, eventsEnd] = await this.endOffsets([deliveryAttempts, deliveriesDead, events]);
+    const [attemptsEnd, deadEnd, eventsEnd] = await this.endOffsets([
+      deliveryAttempts,
+      deliveriesDead,
+      events,
+    ]);
     this.noteBehind(deliveryAttempts, attemptsEnd);
     this.noteBehind(deliveriesDead, deadEnd);
     await this.consume(deliveryAttempts, true, (partition, message) => this.addAttempts(partition, message));
@@ -92,11 +96,16 @@ export class ConsoleFeed {
   }
 
   private noteBehind(topic: string, ends: PartitionEnds): void {
-    for (const p of ends) if (BigInt(p.high) > BigInt(p.low)) this.behind.set(`${topic}:${p.partition}`, BigInt(p.high));
+    for (const p of ends)
+      if (BigInt(p.high) > BigInt(p.low)) this.behind.set(`${topic}:${p.partition}`, BigInt(p.high));
   }
 
   /** Reads `topic` from its group's committed offsets; without them, from the beginning or the end. */
-  private async consume(topic: string, fromBeginning: boolean, each: (partition: number, message: KafkaMessage) => void): Promise<Consumer> {
+  private async consume(
+    topic: string,
+    fromBeginning: boolean,
+    each: (partition: number, message: KafkaMessage) => void,
+  ): Promise<Consumer> {
     const groupId = `${topic}.console.${this.instance}`;
     const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: 200 });
     const restarter = new ConsumerRestarter(
@@ -147,8 +156,10 @@ export class ConsoleFeed {
     const decoded = decodeJson<Partial<IngestedEvent>>(value);
     const event = decoded.ok ? decoded.value : undefined;
     const call = event?.call as unknown;
-    if (typeof event?.sourceId !== 'string' || typeof call !== 'object' || call === null) return this.skip(this.topics.events, 'not an ingested event');
-    if (!this.indexes.calls.add({ sourceId: event.sourceId, call: call as Record<string, unknown> })) this.skip(this.topics.events, 'source not in the workspace');
+    if (typeof event?.sourceId !== 'string' || typeof call !== 'object' || call === null)
+      return this.skip(this.topics.events, 'not an ingested event');
+    if (!this.indexes.calls.add({ sourceId: event.sourceId, call: call as Record<string, unknown> }))
+      this.skip(this.topics.events, 'source not in the workspace');
   }
 
   private skip(topic: string, reason: string): void {

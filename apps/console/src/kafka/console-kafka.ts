@@ -32,11 +32,18 @@ export class ConsoleKafka implements OnModuleInit, BeforeApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await checkKafkaConnection(this.kafka, this.connection);
-    await ensureTopics(this.kafka, topicSpecs(topicsOf('console', this.topics), this.settings), topicPolicy(this.settings));
+    await ensureTopics(
+      this.kafka,
+      topicSpecs(topicsOf('console', this.topics), this.settings),
+      topicPolicy(this.settings),
+    );
     await this.feed.start();
     await this.probe.start();
     measureIndexWith(this.indexes);
-    this.logger.info({ namespace: this.settings.topicNamespace, maxAttempts: this.settings.maxAttempts }, 'console reading attempts and events');
+    this.logger.info(
+      { namespace: this.settings.topicNamespace, maxAttempts: this.settings.maxAttempts },
+      'console reading attempts and events',
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {

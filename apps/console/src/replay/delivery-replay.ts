@@ -39,12 +39,26 @@ export class DeliveryReplay {
         signal: AbortSignal.timeout(REPLAY_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new HttpException({ success: false, error: 'unavailable', message: `delivery at ${this.deliveryUrl} did not answer the replay: ${(error as Error).message}` }, 502);
+      throw new HttpException(
+        {
+          success: false,
+          error: 'unavailable',
+          message: `delivery at ${this.deliveryUrl} did not answer the replay: ${(error as Error).message}`,
+        },
+        502,
+      );
     }
     const body = (await response.json().catch(() => ({}))) as Partial<ReplayResult> & { message?: string };
     if (!response.ok) {
       const status = response.status >= 500 || response.status === 401 ? 502 : response.status;
-      throw new HttpException({ success: false, error: status === 502 ? 'unavailable' : 'bad_request', message: `delivery refused the replay (HTTP ${response.status}): ${body.message ?? 'no reason given'}` }, status);
+      throw new HttpException(
+        {
+          success: false,
+          error: status === 502 ? 'unavailable' : 'bad_request',
+          message: `delivery refused the replay (HTTP ${response.status}): ${body.message ?? 'no reason given'}`,
+        },
+        status,
+      );
     }
     return { replayed: body.replayed ?? 0, ids: body.ids ?? [] };
   }

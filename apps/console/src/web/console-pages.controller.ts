@@ -7,12 +7,23 @@ import { ConsoleViews } from '../console-views';
 import { DeliveryReplay } from '../replay/delivery-replay';
 import { attemptFilter, limit, messageQuery, RawInput, replayFilter, text } from '../api/query-params';
 import { SafeHtml } from './html';
-import { debuggerPage, debuggerRows, deadLettersPage, destinationPage, destinationsPage, errorPage, LIVE_DEBUGGER_SCRIPT_PATH, loginPage, messagesPage } from './pages';
+import {
+  debuggerPage,
+  debuggerRows,
+  deadLettersPage,
+  destinationPage,
+  destinationsPage,
+  errorPage,
+  LIVE_DEBUGGER_SCRIPT_PATH,
+  loginPage,
+  messagesPage,
+} from './pages';
 
 /** Scripts and requests only from the console itself (the live debugger's); inline styles only; forms post to the console; never framed. */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -53,7 +64,8 @@ export class ConsolePagesController {
   @Post('login')
   logIn(@Body() body: RawInput, @Res() reply: FastifyReply) {
     const token = typeof body?.token === 'string' ? body.token : '';
-    if (!this.sessions.accepts(token)) return send(reply, 401, loginPage('That is not the admin token (ADMIN_TOKEN), or none is configured.'));
+    if (!this.sessions.accepts(token))
+      return send(reply, 401, loginPage('That is not the admin token (ADMIN_TOKEN), or none is configured.'));
     void reply.header('set-cookie', this.sessions.issue());
     return redirect(reply, '/destinations');
   }
@@ -70,11 +82,27 @@ export class ConsolePagesController {
   }
 
   @Get('destinations/:id')
-  destination(@Param('id') id: string, @Query() query: RawInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  destination(
+    @Param('id') id: string,
+    @Query() query: RawInput,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
     return this.page(request, reply, () => {
-      if (!this.views.isKnownDestination(id)) throw new HttpException(`no destination ${id} in the workspace or the attempts held`, 404);
-      const shown = { outcome: text(query, 'outcome'), status: text(query, 'status'), from: text(query, 'from'), to: text(query, 'to') };
-      return destinationPage(this.views.destination(id), this.views.attempts(id, attemptFilter(query), limit(query, 200)), shown, this.views.sources());
+      if (!this.views.isKnownDestination(id))
+        throw new HttpException(`no destination ${id} in the workspace or the attempts held`, 404);
+      const shown = {
+        outcome: text(query, 'outcome'),
+        status: text(query, 'status'),
+        from: text(query, 'from'),
+        to: text(query, 'to'),
+      };
+      return destinationPage(
+        this.views.destination(id),
+        this.views.attempts(id, attemptFilter(query), limit(query, 200)),
+        shown,
+        this.views.sources(),
+      );
     });
   }
 
@@ -90,8 +118,15 @@ export class ConsolePagesController {
   deadLetters(@Query() query: RawInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.page(request, reply, () => {
       const replayed = text(query, 'replayed');
-      const notice = replayed === undefined ? undefined : `${Number(replayed) || 0} dead letter(s) replayed into delivery.`;
-      return deadLettersPage(this.views.deadLetters(text(query, 'destinationId'), limit(query, 200)), this.views.sources(), notice);
+      const notice =
+        replayed === undefined
+          ? undefined
+          : `${Number(replayed) || 0} dead letter(s) replayed into delivery.`;
+      return deadLettersPage(
+        this.views.deadLetters(text(query, 'destinationId'), limit(query, 200)),
+        this.views.sources(),
+        notice,
+      );
     });
   }
 
@@ -103,7 +138,12 @@ export class ConsolePagesController {
       const filter = replayFilter(body);
       const result = await this.replays.replay(filter);
       const oneMessage = filter.messageId !== undefined && result.replayed > 0;
-      return redirect(reply, oneMessage ? `/messages?messageId=${encodeURIComponent(filter.messageId ?? '')}` : `/dead-letters?replayed=${result.replayed}`);
+      return redirect(
+        reply,
+        oneMessage
+          ? `/messages?messageId=${encodeURIComponent(filter.messageId ?? '')}`
+          : `/dead-letters?replayed=${result.replayed}`,
+      );
     } catch (error) {
       return this.failed(reply, error);
     }
@@ -111,20 +151,37 @@ export class ConsolePagesController {
 
   @Get('sources/:id/debugger')
   debugger(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.page(request, reply, () => debuggerPage(this.knownSource(id), this.views.calls(id, DEBUGGER_CALLS), DEBUGGER_CALLS, this.views.sources()));
+    return this.page(request, reply, () =>
+      debuggerPage(
+        this.knownSource(id),
+        this.views.calls(id, DEBUGGER_CALLS),
+        DEBUGGER_CALLS,
+        this.views.sources(),
+      ),
+    );
   }
 
   /** The live debugger's rows alone, for its script; 401 rather than the login page's redirect, which a script cannot follow into a form. */
   @Get('sources/:id/debugger/rows')
   debuggerRows(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    if (!this.sessions.isValid(request.headers.cookie)) return reply.status(401).header('cache-control', 'no-store').send();
+    if (!this.sessions.isValid(request.headers.cookie))
+      return reply.status(401).header('cache-control', 'no-store').send();
     // An unknown source answers the error page's 404, which the script reports.
-    return this.page(request, reply, () => debuggerRows(this.views.calls(this.knownSource(id).id, DEBUGGER_CALLS)));
+    return this.page(request, reply, () =>
+      debuggerRows(this.views.calls(this.knownSource(id).id, DEBUGGER_CALLS)),
+    );
   }
 
   @Get(LIVE_DEBUGGER_SCRIPT_PATH.slice(1))
   liveDebuggerScript(@Res() reply: FastifyReply) {
-    return reply.status(200).headers({ 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-cache' }).send(LIVE_DEBUGGER_SCRIPT);
+    return reply
+      .status(200)
+      .headers({
+        'content-type': 'text/javascript; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-cache',
+      })
+      .send(LIVE_DEBUGGER_SCRIPT);
   }
 
   private knownSource(id: string) {
@@ -146,7 +203,10 @@ export class ConsolePagesController {
   private failed(reply: FastifyReply, error: unknown) {
     if (!(error instanceof HttpException)) throw error;
     const response = error.getResponse();
-    const message = typeof response === 'string' ? response : String((response as { message?: unknown }).message ?? error.message);
+    const message =
+      typeof response === 'string'
+        ? response
+        : String((response as { message?: unknown }).message ?? error.message);
     return send(reply, error.getStatus(), errorPage(error.getStatus(), message, this.views.sources()));
   }
 }

@@ -87,7 +87,11 @@ export class AttemptLog implements AttemptSink {
         (error: Error) => {
           this.metrics.attemptRecordsLost.inc({ reason: 'produce-failed' }, attempts);
           // Once per outage, not once per record.
-          if (!this.failing) this.logger.warn({ topic: this.topic, reason: error.message }, 'could not write attempt records; deliveries go on, the console misses them');
+          if (!this.failing)
+            this.logger.warn(
+              { topic: this.topic, reason: error.message },
+              'could not write attempt records; deliveries go on, the console misses them',
+            );
           this.failing = true;
         },
       )

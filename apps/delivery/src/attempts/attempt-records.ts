@@ -4,7 +4,11 @@ import { AttemptResult, UrlFailure, UrlRequest } from '../pipeline/make-attempt'
 import { ReadyJob } from '../pipeline/read-record';
 import { summariseEnvelope } from './call-summary';
 
-const STEP_OUTCOME: Record<NextStep['kind'], AttemptOutcome> = { delivered: 'delivered', retry: 'retry-scheduled', dead: 'dead-lettered' };
+const STEP_OUTCOME: Record<NextStep['kind'], AttemptOutcome> = {
+  delivered: 'delivered',
+  retry: 'retry-scheduled',
+  dead: 'dead-lettered',
+};
 
 /** An attempt and what came of it; `result` is absent when no URL could be tried (destination missing or disabled). */
 export interface FinishedAttempt {
@@ -26,9 +30,27 @@ export function attemptRecords({ job, result, step, nowMs }: FinishedAttempt): D
   if (!result) {
     // No request was made, so the job's attempt count did not move; this is still its next attempt.
     const attempt = step.state.attempt + 1;
-    return [{ destinationId, messageId, sourceId, userId, anonymousId, type, event, attempt, errorKind: 'undeliverable', error: step.state.lastError, durationMs: 0, at: nowMs, outcome }];
+    return [
+      {
+        destinationId,
+        messageId,
+        sourceId,
+        userId,
+        anonymousId,
+        type,
+        event,
+        attempt,
+        errorKind: 'undeliverable',
+        error: step.state.lastError,
+        durationMs: 0,
+        at: nowMs,
+        outcome,
+      },
+    ];
   }
-  const requests: Array<{ request: UrlRequest; url: string; failure?: UrlFailure }> = result.failures.map((failure) => ({ request: failure, url: failure.url, failure }));
+  const requests: Array<{ request: UrlRequest; url: string; failure?: UrlFailure }> = result.failures.map(
+    (failure) => ({ request: failure, url: failure.url, failure }),
+  );
   if (result.verdict === 'delivered') requests.push({ request: result.request, url: result.url });
   return requests.map(({ request, url, failure }, i) => ({
     destinationId,
@@ -42,7 +64,9 @@ export function attemptRecords({ job, result, step, nowMs }: FinishedAttempt): D
     urlIndex: request.urlIndex,
     urlHost: hostOf(url),
     status: request.status,
-    errorKind: failure ? (failure.errorKind ?? (request.status === undefined ? 'permanent' : 'status')) : undefined,
+    errorKind: failure
+      ? (failure.errorKind ?? (request.status === undefined ? 'permanent' : 'status'))
+      : undefined,
     error: failure?.reason,
     durationMs: request.durationMs,
     at: request.startedAt,

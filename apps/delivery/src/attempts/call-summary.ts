@@ -13,7 +13,10 @@ const CLOSE_BRACKET = 0x5d;
 
 /** The top-level members a summary reads, by key length: the scan compares a key's bytes only when its length matches. */
 const WANTED_BY_LENGTH = new Map<number, { key: WantedKey; bytes: Buffer }>(
-  (['type', 'event', 'userId', 'User ID', 'anonymousId'] as const).map((key) => [key.length, { key, bytes: Buffer.from(key) }]),
+  (['type', 'event', 'userId', 'User ID', 'anonymousId'] as const).map((key) => [
+    key.length,
+    { key, bytes: Buffer.from(key) },
+  ]),
 );
 type WantedKey = 'type' | 'event' | 'userId' | 'User ID' | 'anonymousId';
 type Found = Partial<Record<WantedKey, string>>;
@@ -31,7 +34,12 @@ type Found = Partial<Record<WantedKey, string>>;
 export function summariseEnvelope(body: Buffer): CallSummary {
   const found = scanTopLevelStrings(body);
   if (!found) return {};
-  return { userId: found.userId ?? found['User ID'], anonymousId: found.anonymousId, type: found.type, event: found.event };
+  return {
+    userId: found.userId ?? found['User ID'],
+    anonymousId: found.anonymousId,
+    type: found.type,
+    event: found.event,
+  };
 }
 
 function scanTopLevelStrings(body: Buffer): Found | undefined {
@@ -69,7 +77,8 @@ function scanTopLevelStrings(body: Buffer): Found | undefined {
 }
 
 function complete(found: Found): boolean {
-  const anyUser = found.userId !== undefined || found.anonymousId !== undefined || found['User ID'] !== undefined;
+  const anyUser =
+    found.userId !== undefined || found.anonymousId !== undefined || found['User ID'] !== undefined;
   return found.type !== undefined && anyUser && (found.type !== 'track' || found.event !== undefined);
 }
 

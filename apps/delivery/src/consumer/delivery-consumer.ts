@@ -65,8 +65,19 @@ export class DeliveryConsumer {
     });
     this.holds = new PartitionHolds(this.consumer, clock);
     this.jobs = new InFlightJobs(clock, metrics.inFlight, logger);
-    this.committer = new OffsetCommitter(this.consumer, this.progress, options.commitIntervalMs, logger, clock);
-    this.restarter = new ConsumerRestarter(this.consumer, { autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.takeBatch(payload) }, options.groupId, logger);
+    this.committer = new OffsetCommitter(
+      this.consumer,
+      this.progress,
+      options.commitIntervalMs,
+      logger,
+      clock,
+    );
+    this.restarter = new ConsumerRestarter(
+      this.consumer,
+      { autoCommit: false, eachBatchAutoResolve: false, eachBatch: (payload) => this.takeBatch(payload) },
+      options.groupId,
+      logger,
+    );
     // A new generation re-reads from the committed offsets: what was in flight comes again (at-least-once).
     this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
       this.progress.reset();
@@ -82,7 +93,10 @@ export class DeliveryConsumer {
   }
 
   private get subscribedTopics(): string[] {
-    return [this.topics.deliveries, ...Array.from({ length: this.options.retryTiers }, (_, i) => this.topics.retry(i + 1))];
+    return [
+      this.topics.deliveries,
+      ...Array.from({ length: this.options.retryTiers }, (_, i) => this.topics.retry(i + 1)),
+    ];
   }
 
   async start(): Promise<void> {
@@ -102,7 +116,11 @@ export class DeliveryConsumer {
     this.jobs.close();
     await this.restarter.stop();
     const drained = await this.jobs.drained(this.options.shutdownGraceMs);
-    if (!drained) this.logger.warn({ unfinished: this.jobs.count }, 'shutdown grace ran out; unfinished jobs will be delivered again after restart');
+    if (!drained)
+      this.logger.warn(
+        { unfinished: this.jobs.count },
+        'shutdown grace ran out; unfinished jobs will be delivered again after restart',
+      );
     this.worker.stop();
     await this.committer.stop();
     await this.consumer.disconnect();
@@ -122,7 +140,14 @@ export class DeliveryConsumer {
       const offset = Number(message.offset);
       progress.take(offset, (message.key?.length ?? 0) + (message.value?.length ?? 0));
       resolveOffset(message.offset);
-      const job = { topic, partition, offset: message.offset, key: detach(message.key), value: detach(message.value), headers: detachHeaders(message.headers) };
+      const job = {
+        topic,
+        partition,
+        offset: message.offset,
+        key: detach(message.key),
+        value: detach(message.value),
+        headers: detachHeaders(message.headers),
+      };
       this.jobs.track(
         () => this.worker.process(job),
         () => {

@@ -11,15 +11,29 @@ function deferred() {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('InFlightJobs', () => {
-  const gauge = () => ({ value: 0, inc() { this.value++; }, dec() { this.value--; } });
+  const gauge = () => ({
+    value: 0,
+    inc() {
+      this.value++;
+    },
+    dec() {
+      this.value--;
+    },
+  });
 
   it('counts running jobs on its gauge and calls onDone only for a job that completed; after close a failed job is left unfinished', async () => {
     const g = gauge();
     const jobs = new InFlightJobs(manualClock(), g, pino({ level: 'silent' }));
     const [a, b] = [deferred(), deferred()];
     const done: string[] = [];
-    jobs.track(() => a.promise, () => done.push('a'));
-    jobs.track(() => b.promise, () => done.push('b'));
+    jobs.track(
+      () => a.promise,
+      () => done.push('a'),
+    );
+    jobs.track(
+      () => b.promise,
+      () => done.push('b'),
+    );
     expect([jobs.count, g.value]).toEqual([2, 2]);
     a.resolve();
     jobs.close();
@@ -36,7 +50,10 @@ describe('InFlightJobs', () => {
     const attempts = [deferred(), deferred()];
     let started = 0;
     const done: string[] = [];
-    jobs.track(() => attempts[started++].promise, () => done.push('job'));
+    jobs.track(
+      () => attempts[started++].promise,
+      () => done.push('job'),
+    );
     attempts[0].reject(new Error('unexpected'));
     await settle();
     expect([started, jobs.count, g.value]).toEqual([1, 1, 1]);
@@ -53,7 +70,10 @@ describe('InFlightJobs', () => {
     const jobs = new InFlightJobs(clock, gauge(), pino({ level: 'silent' }));
     await expect(jobs.drained(1_000)).resolves.toBe(true);
     const slow = deferred();
-    jobs.track(() => slow.promise, () => undefined);
+    jobs.track(
+      () => slow.promise,
+      () => undefined,
+    );
     const timedOut = jobs.drained(1_000);
     clock.advance(1_000);
     await expect(timedOut).resolves.toBe(false);

@@ -69,8 +69,13 @@ export class InFlightJobs {
       },
       (error: Error) => {
         if (this.closed) return this.abandon(error);
-        this.logger.error({ reason: error.message }, 'job failed before its outcome was written; running it again');
-        this.clock.schedule(RERUN_DELAY_MS, () => (this.closed ? this.abandon(error) : this.attempt(start, onDone)));
+        this.logger.error(
+          { reason: error.message },
+          'job failed before its outcome was written; running it again',
+        );
+        this.clock.schedule(RERUN_DELAY_MS, () =>
+          this.closed ? this.abandon(error) : this.attempt(start, onDone),
+        );
       },
     );
   }

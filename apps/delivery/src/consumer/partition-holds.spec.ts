@@ -5,9 +5,12 @@ function recordingConsumer() {
   const calls: string[] = [];
   return {
     calls,
-    pause: (topics: Array<{ topic: string; partitions?: number[] }>) => void calls.push(`pause ${topics[0].topic}/${topics[0].partitions}`),
-    seek: ({ topic, partition, offset }: { topic: string; partition: number; offset: string }) => void calls.push(`seek ${topic}/${partition}@${offset}`),
-    resume: (topics: Array<{ topic: string; partitions?: number[] }>) => void calls.push(`resume ${topics[0].topic}/${topics[0].partitions}`),
+    pause: (topics: Array<{ topic: string; partitions?: number[] }>) =>
+      void calls.push(`pause ${topics[0].topic}/${topics[0].partitions}`),
+    seek: ({ topic, partition, offset }: { topic: string; partition: number; offset: string }) =>
+      void calls.push(`seek ${topic}/${partition}@${offset}`),
+    resume: (topics: Array<{ topic: string; partitions?: number[] }>) =>
+      void calls.push(`resume ${topics[0].topic}/${topics[0].partitions}`),
   };
 }
 
@@ -61,7 +64,10 @@ describe('PartitionHolds', () => {
     holds.hold('deliveries', 0, '1');
     holds.hold('retry.1', 1, '2', 1_000);
     holds.resumeAll();
-    expect(consumer.calls.filter((c) => c.startsWith('resume')).sort()).toEqual(['resume deliveries/0', 'resume retry.1/1']);
+    expect(consumer.calls.filter((c) => c.startsWith('resume')).sort()).toEqual([
+      'resume deliveries/0',
+      'resume retry.1/1',
+    ]);
     holds.hold('retry.1', 1, '2', 1_000);
     holds.close();
     clock.advance(1_000);

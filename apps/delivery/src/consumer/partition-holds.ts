@@ -29,7 +29,8 @@ export class PartitionHolds {
     this.consumer.pause([{ topic, partitions: [partition] }]);
     this.consumer.seek({ topic, partition, offset });
     this.held.get(key)?.cancel?.();
-    const cancel = resumeAfterMs === undefined ? undefined : this.clock.schedule(resumeAfterMs, () => this.resume(key));
+    const cancel =
+      resumeAfterMs === undefined ? undefined : this.clock.schedule(resumeAfterMs, () => this.resume(key));
     this.held.set(key, { topic, partition, cancel });
   }
 

@@ -19,7 +19,8 @@ export class ProgressBook implements CommitSource {
   of(topic: string, partition: number): PartitionProgress {
     const key = partitionKey({ topic, partition });
     let tracked = this.partitions.get(key);
-    if (!tracked) this.partitions.set(key, (tracked = { topic, partition, progress: new PartitionProgress() }));
+    if (!tracked)
+      this.partitions.set(key, (tracked = { topic, partition, progress: new PartitionProgress() }));
     return tracked.progress;
   }
 

@@ -33,7 +33,12 @@ export class DeadLetterStore {
   async replay(filter: DeadLetterFilter): Promise<DeadRecord[]> {
     const records = await this.list(filter);
     // The replayed jobs continue the replay request's trace; their create span links to the trace each came from.
-    const jobs = records.map((r) => ({ topic: this.topics.deliveries, key: r.key?.toString('utf8') ?? null, value: r.value ?? Buffer.alloc(0), headers: replayHeaders(r) }));
+    const jobs = records.map((r) => ({
+      topic: this.topics.deliveries,
+      key: r.key?.toString('utf8') ?? null,
+      value: r.value ?? Buffer.alloc(0),
+      headers: replayHeaders(r),
+    }));
     await this.produce(traceRecordCreation(jobs));
     this.metrics.replayed(records.length);
     this.logger.info({ replayed: records.length, filter }, 'dead letters replayed');
@@ -67,14 +72,22 @@ export class DeadLetterStore {
       await consumer.connect();
       await consumer.subscribe({ topics: [topic], fromBeginning: true });
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`dead-letter scan did not finish within ${SCAN_TIMEOUT_MS} ms`)), SCAN_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => reject(new Error(`dead-letter scan did not finish within ${SCAN_TIMEOUT_MS} ms`)),
+          SCAN_TIMEOUT_MS,
+        );
         consumer
           .run({
             autoCommit: false,
             eachMessage: async ({ partition, message }) => {
               const end = ends.get(partition);
               if (end === undefined || BigInt(message.offset) >= end) return;
-              records.push({ letter: describeDeadRecord(partition, message.offset, message.headers), key: message.key, value: message.value, headers: message.headers });
+              records.push({
+                letter: describeDeadRecord(partition, message.offset, message.headers),
+                key: message.key,
+                value: message.value,
+                headers: message.headers,
+              });
               if (BigInt(message.offset) === end - 1n) remaining.delete(partition);
               if (remaining.size === 0) {
                 clearTimeout(timer);

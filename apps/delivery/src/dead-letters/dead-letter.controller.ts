@@ -23,7 +23,8 @@ export class DeadLetterController {
   @Get()
   async list(@Query() query: FilterInput & { limit?: string }) {
     const limit = query.limit === undefined ? MAX_LISTED : Number(query.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LISTED) throw new BadRequestException(`limit must be an integer from 1 to ${MAX_LISTED}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LISTED)
+      throw new BadRequestException(`limit must be an integer from 1 to ${MAX_LISTED}`);
     const records = await this.store.list(parseFilter(query));
     return { total: records.length, deadLetters: records.slice(0, limit).map((r) => r.letter) };
   }
@@ -56,6 +57,13 @@ function parseFilter(input: FilterInput): DeadLetterFilter {
     return ms;
   };
   const id = text('id');
-  if (id !== undefined && !/^\d+:\d+$/.test(id)) throw new BadRequestException('id must look like <partition>:<offset>');
-  return { id, destinationId: text('destinationId'), messageId: text('messageId'), from: time('from'), to: time('to') };
+  if (id !== undefined && !/^\d+:\d+$/.test(id))
+    throw new BadRequestException('id must look like <partition>:<offset>');
+  return {
+    id,
+    destinationId: text('destinationId'),
+    messageId: text('messageId'),
+    from: time('from'),
+    to: time('to'),
+  };
 }

@@ -1,4 +1,8 @@
-import { DELIVERY_RECORD_HEADERS as DELIVERY_HEADERS, describeDeadRecord, newJobHeaders } from '@switchyard/contracts';
+import {
+  DELIVERY_RECORD_HEADERS as DELIVERY_HEADERS,
+  describeDeadRecord,
+  newJobHeaders,
+} from '@switchyard/contracts';
 import { matchesFilter, replayHeaders } from './dead-letter';
 
 const ids = newJobHeaders({ destinationId: 'd1', sourceId: 's1', messageId: 'm1' });
@@ -19,13 +23,27 @@ describe('dead letters', () => {
 
   it('shows the job, the reason, the attempts and the times', () => {
     expect(letter).toEqual({
-      id: '2:17', jobId: 'm1:d1', destinationId: 'd1', sourceId: 's1', messageId: 'm1', failure: 'window-spent', reason: 'HTTP 503',
-      attempts: 4, replays: 1, firstAttemptAt: '2025-01-01T00:00:00.000Z', lastAttemptAt: '2025-01-01T04:00:00.000Z', deadAt: '2025-01-01T04:00:00.000Z',
+      id: '2:17',
+      jobId: 'm1:d1',
+      destinationId: 'd1',
+      sourceId: 's1',
+      messageId: 'm1',
+      failure: 'window-spent',
+      reason: 'HTTP 503',
+      attempts: 4,
+      replays: 1,
+      firstAttemptAt: '2025-01-01T00:00:00.000Z',
+      lastAttemptAt: '2025-01-01T04:00:00.000Z',
+      deadAt: '2025-01-01T04:00:00.000Z',
     });
   });
 
   it('describes a record without ids or history without failing', () => {
-    expect(describeDeadRecord(0, '1', undefined)).toMatchObject({ id: '0:1', destinationId: undefined, failure: 'unknown' });
+    expect(describeDeadRecord(0, '1', undefined)).toMatchObject({
+      id: '0:1',
+      destinationId: undefined,
+      failure: 'unknown',
+    });
   });
 
   it('filters by id, destination, message and a half-open time range', () => {

@@ -1,4 +1,9 @@
-import { DeadLetter, decodeDeliveryHeaders, encodeDeliveryHeaders, RecordHeaders } from '@switchyard/contracts';
+import {
+  DeadLetter,
+  decodeDeliveryHeaders,
+  encodeDeliveryHeaders,
+  RecordHeaders,
+} from '@switchyard/contracts';
 
 /** A dead letter and the raw record it came from (needed to replay it byte for byte). */
 export interface DeadRecord {
@@ -34,5 +39,10 @@ export function matchesFilter(letter: DeadLetter, filter: DeadLetterFilter): boo
  */
 export function replayHeaders(record: DeadRecord): Record<string, string> {
   const { ids, trace, receivedAt } = decodeDeliveryHeaders(record.headers);
-  return encodeDeliveryHeaders({ ids, trace, receivedAt, state: { attempt: 0, replays: record.letter.replays + 1 } });
+  return encodeDeliveryHeaders({
+    ids,
+    trace,
+    receivedAt,
+    state: { attempt: 0, replays: record.letter.replays + 1 },
+  });
 }

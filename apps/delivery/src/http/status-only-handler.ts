@@ -42,11 +42,18 @@ export class StatusOnlyHandler implements Dispatcher.DispatchHandler {
     if (this.abortReason) controller.abort(this.abortReason);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
     // 1xx are interim answers; the final one follows.
     if (statusCode < 200) return;
     const retryAfter = headers['retry-after'];
-    this.response = { status: statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter };
+    this.response = {
+      status: statusCode,
+      retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+    };
     if (statusCode >= 300) this.kept = [];
   }
 

@@ -5,7 +5,9 @@ import { systemClock } from '../clock';
 import { UndiciWebhookClient } from './undici-webhook-client';
 
 /** A real receiver on 127.0.0.1 that answers each request with `answer`. */
-async function receiver(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; bodies: string[] }> {
+async function receiver(
+  answer: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; server: Server; bodies: string[] }> {
   const bodies: string[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -20,7 +22,12 @@ async function receiver(answer: (req: IncomingMessage, res: ServerResponse) => v
 }
 
 const post = (client: UndiciWebhookClient, url: string, timeoutMs = 2_000) =>
-  client.post({ url, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"a":1}'), timeoutMs });
+  client.post({
+    url,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from('{"a":1}'),
+    timeoutMs,
+  });
 
 describe('UndiciWebhookClient against a real receiver', () => {
   const servers: Server[] = [];
@@ -45,8 +52,14 @@ describe('UndiciWebhookClient against a real receiver', () => {
   });
 
   it('sends the body to the path and query, and answers with the status, Retry-After and the error body', async () => {
-    const { url, bodies } = await start((req, res) => res.writeHead(429, { 'retry-after': '30' }).end(req.url));
-    await expect(post(newClient(), url)).resolves.toEqual({ status: 429, retryAfter: '30', body: Buffer.from('/hook?token=t') });
+    const { url, bodies } = await start((req, res) =>
+      res.writeHead(429, { 'retry-after': '30' }).end(req.url),
+    );
+    await expect(post(newClient(), url)).resolves.toEqual({
+      status: 429,
+      retryAfter: '30',
+      body: Buffer.from('/hook?token=t'),
+    });
     expect(bodies).toEqual(['{"a":1}']);
   });
 
@@ -67,7 +80,9 @@ describe('UndiciWebhookClient against a real receiver', () => {
 
   it('takes the status of a response whose body is over the limit, and the next request still works', async () => {
     let calls = 0;
-    const { url } = await start((_req, res) => (calls++ === 0 ? res.writeHead(200).end(Buffer.alloc(2 * 1024 * 1024, 'x')) : res.writeHead(204).end()));
+    const { url } = await start((_req, res) =>
+      calls++ === 0 ? res.writeHead(200).end(Buffer.alloc(2 * 1024 * 1024, 'x')) : res.writeHead(204).end(),
+    );
     const client = newClient(1);
     await expect(post(client, url)).resolves.toEqual({ status: 200, retryAfter: undefined });
     await expect(post(client, url)).resolves.toEqual({ status: 204, retryAfter: undefined });
@@ -79,8 +94,14 @@ describe('UndiciWebhookClient against a real receiver', () => {
     const settled: string[] = [];
     const track = (name: string, request: Promise<unknown>) => request.finally(() => settled.push(name));
     // The queued request's short timeout must fire while the long one still holds the only connection.
-    const results = await Promise.allSettled([track('holding', post(client, url, 5_000)), track('queued', post(client, url, 300))]);
-    expect(results.map((r) => r.status === 'rejected' && (r.reason as { code?: string }).code)).toEqual([TIMEOUT_ERROR_CODE, TIMEOUT_ERROR_CODE]);
+    const results = await Promise.allSettled([
+      track('holding', post(client, url, 5_000)),
+      track('queued', post(client, url, 300)),
+    ]);
+    expect(results.map((r) => r.status === 'rejected' && (r.reason as { code?: string }).code)).toEqual([
+      TIMEOUT_ERROR_CODE,
+      TIMEOUT_ERROR_CODE,
+    ]);
     expect(settled).toEqual(['queued', 'holding']);
   });
 

@@ -44,8 +44,13 @@ export class UndiciWebhookClient implements WebhookHttpClient {
         else if (response) resolve(response);
         else reject(new Error('the connection ended without a response'));
       });
-      const cancelTimer = this.clock.schedule(request.timeoutMs, () => handler.abort(timeoutError(request.timeoutMs)));
-      this.agent.dispatch({ origin, path, method: 'POST', headers: request.headers, body: request.body }, handler);
+      const cancelTimer = this.clock.schedule(request.timeoutMs, () =>
+        handler.abort(timeoutError(request.timeoutMs)),
+      );
+      this.agent.dispatch(
+        { origin, path, method: 'POST', headers: request.headers, body: request.body },
+        handler,
+      );
     });
   }
 
@@ -68,7 +73,9 @@ export class UndiciWebhookClient implements WebhookHttpClient {
 }
 
 function timeoutError(timeoutMs: number): Error {
-  return Object.assign(new Error(`no complete response within ${timeoutMs} ms`), { code: TIMEOUT_ERROR_CODE });
+  return Object.assign(new Error(`no complete response within ${timeoutMs} ms`), {
+    code: TIMEOUT_ERROR_CODE,
+  });
 }
 
 function guardedConnector(options: UndiciClientOptions): buildConnector.connector {
@@ -80,9 +87,14 @@ function guardedConnector(options: UndiciClientOptions): buildConnector.connecto
       const address = socket.remoteAddress ?? '';
       if (!isPrivateAddress(address)) return callback(null, socket);
       socket.destroy();
-      const refused = Object.assign(new Error(`refused to connect to ${connectOptions.hostname}: address ${address} is private or loopback`), {
-        code: PRIVATE_ADDRESS_ERROR_CODE,
-      });
+      const refused = Object.assign(
+        new Error(
+          `refused to connect to ${connectOptions.hostname}: address ${address} is private or loopback`,
+        ),
+        {
+          code: PRIVATE_ADDRESS_ERROR_CODE,
+        },
+      );
       callback(refused, null);
     });
 }

@@ -40,11 +40,17 @@ export class CircuitBreakers {
   }
 
   recordFailure(url: string, reason: string): void {
-    const circuit = this.circuits.get(url) ?? { consecutiveFailures: 0, lastFailure: '', openUntil: 0, probing: false };
+    const circuit = this.circuits.get(url) ?? {
+      consecutiveFailures: 0,
+      lastFailure: '',
+      openUntil: 0,
+      probing: false,
+    };
     circuit.consecutiveFailures += 1;
     circuit.lastFailure = reason;
     circuit.probing = false;
-    if (circuit.consecutiveFailures >= this.failureThreshold) circuit.openUntil = this.clock.now() + this.openMs;
+    if (circuit.consecutiveFailures >= this.failureThreshold)
+      circuit.openUntil = this.clock.now() + this.openMs;
     this.circuits.set(url, circuit);
   }
 

@@ -7,7 +7,8 @@ describe('DestinationLimiter', () => {
     const limiter = new DestinationLimiter(2);
     const order: string[] = [];
     const gates: Array<() => void> = [];
-    const task = (name: string) => () => new Promise<void>((resolve) => gates.push(() => (order.push(name), resolve())));
+    const task = (name: string) => () =>
+      new Promise<void>((resolve) => gates.push(() => (order.push(name), resolve())));
     const a = [1, 2, 3, 4].map((i) => limiter.run('slow', task(`slow${i}`)));
     const other = limiter.run('fast', async () => order.push('fast'));
     await other;

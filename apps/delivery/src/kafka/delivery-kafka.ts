@@ -70,14 +70,27 @@ export class DeliveryKafka implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    const configureMetrics = () => this.metrics.configure(this.workspace.config.destinations.map((d) => d.id), this.retryTopics.length);
+    const configureMetrics = () =>
+      this.metrics.configure(
+        this.workspace.config.destinations.map((d) => d.id),
+        this.retryTopics.length,
+      );
     configureMetrics();
     this.stopConfiguringMetrics = this.workspace.onChange(configureMetrics);
     await retryTransient(() => this.consumer.start());
     await this.probe.start();
-    readLiveStateFrom({ destinations: () => this.workspace.config.destinations, breakers: this.breakers, limiter: this.limiter, lag: this.lag, retryTopics: this.retryTopics });
+    readLiveStateFrom({
+      destinations: () => this.workspace.config.destinations,
+      breakers: this.breakers,
+      limiter: this.limiter,
+      lag: this.lag,
+      retryTopics: this.retryTopics,
+    });
     this.stopExportingLag = exportConsumerLag(this.lag);
-    this.logger.info({ brokers: this.settings.kafkaBrokers, namespace: this.settings.topicNamespace }, 'delivery consuming');
+    this.logger.info(
+      { brokers: this.settings.kafkaBrokers, namespace: this.settings.topicNamespace },
+      'delivery consuming',
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -3,7 +3,14 @@ import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames, topicsOf } from '@switchyard/contracts';
 import { topicPolicy, topicSpecs } from '@switchyard/config';
-import { BatchingProducer, checkKafkaConnection, compressionType, DEFAULT_BATCHING, ensureTopics, KafkaConnection } from '@switchyard/kafka';
+import {
+  BatchingProducer,
+  checkKafkaConnection,
+  compressionType,
+  DEFAULT_BATCHING,
+  ensureTopics,
+  KafkaConnection,
+} from '@switchyard/kafka';
 import { AttemptLog } from '../attempts/attempt-log';
 import { DeliveryMetrics } from '../delivery-metrics';
 import { DeliverySettings } from '../delivery-settings';
@@ -32,13 +39,21 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
     @Inject(LOGGER) logger: Logger,
   ) {
     // Retry and dead-letter records keep the job's key; the default (murmur2) partitioner keeps one key on one partition.
-    this.producer = kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    this.producer = kafka.producer({
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     const compression = compressionType(settings.kafkaCompression);
     this.batching = new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression });
     // Its own batching on the same producer: attempt records never share a produce request with a job's retry or dead letter.
     // Compressed however small: nothing waits on them, and zstd (off the event loop) shrinks what kafkajs checksums and copies.
     this.attemptLog = settings.attemptsTopic
-      ? new AttemptLog(new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression, minCompressedBytes: 0 }), topics.deliveryAttempts, metrics, logger)
+      ? new AttemptLog(
+          new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression, minCompressedBytes: 0 }),
+          topics.deliveryAttempts,
+          metrics,
+          logger,
+        )
       : undefined;
     this.producer.on(this.producer.events.CONNECT, () => (this.connected = true));
     this.producer.on(this.producer.events.DISCONNECT, () => (this.connected = false));
@@ -49,13 +64,20 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
   }
 
   /** Sends a job's retry or dead-letter records, batched with other jobs'. */
-  readonly send = (records: Parameters<BatchingProducer['send']>[0]): Promise<void> => this.batching.send(records);
+  readonly send = (records: Parameters<BatchingProducer['send']>[0]): Promise<void> =>
+    this.batching.send(records);
 
   async onModuleInit(): Promise<void> {
     // The attempts topic only when delivery writes it; the console creates it for itself.
-    const rows = topicsOf('delivery', this.topics, this.settings.retryScheduleMs.length).filter((row) => this.attemptLog || row.name !== this.topics.deliveryAttempts);
+    const rows = topicsOf('delivery', this.topics, this.settings.retryScheduleMs.length).filter(
+      (row) => this.attemptLog || row.name !== this.topics.deliveryAttempts,
+    );
     await checkKafkaConnection(this.kafka, this.connection);
-    await ensureTopics(this.kafka, topicSpecs(rows, this.settings, { retryWindowMs: this.settings.retryWindowMs }), topicPolicy(this.settings));
+    await ensureTopics(
+      this.kafka,
+      topicSpecs(rows, this.settings, { retryWindowMs: this.settings.retryWindowMs }),
+      topicPolicy(this.settings),
+    );
     await this.producer.connect();
   }
 

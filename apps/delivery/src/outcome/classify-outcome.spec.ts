@@ -1,4 +1,9 @@
-import { CIRCUIT_OPEN_ERROR_CODE, classifyOutcome, PRIVATE_ADDRESS_ERROR_CODE, TIMEOUT_ERROR_CODE } from './classify-outcome';
+import {
+  CIRCUIT_OPEN_ERROR_CODE,
+  classifyOutcome,
+  PRIVATE_ADDRESS_ERROR_CODE,
+  TIMEOUT_ERROR_CODE,
+} from './classify-outcome';
 
 const error = (code: string, message = 'boom') => Object.assign(new Error(message), { code });
 const wrapped = (code: string) => Object.assign(new Error('fetch failed'), { cause: error(code, 'inner') });
@@ -29,14 +34,24 @@ const rows: Array<[string, unknown, 'delivered' | 'retry' | 'permanent', string]
   ['T22 socket closed by peer (undici)', error('UND_ERR_SOCKET'), 'retry', 'connection error'],
   ['T23 DNS name not found', error('ENOTFOUND'), 'retry', 'DNS failure'],
   ['T24 DNS temporary failure', error('EAI_AGAIN'), 'retry', 'DNS failure'],
-  ['T25 self-signed certificate', error('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'), 'permanent', 'TLS error (DEPTH_ZERO_SELF_SIGNED_CERT)'],
+  [
+    'T25 self-signed certificate',
+    error('DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'),
+    'permanent',
+    'TLS error (DEPTH_ZERO_SELF_SIGNED_CERT)',
+  ],
   ['T26 self-signed certificate in chain', error('SELF_SIGNED_CERT_IN_CHAIN'), 'permanent', 'TLS error'],
   ['T27 expired certificate', error('CERT_HAS_EXPIRED'), 'permanent', 'no request sent'],
   ['T28 host name mismatch', error('ERR_TLS_CERT_ALTNAME_INVALID'), 'permanent', 'TLS error'],
   ['T29 any OpenSSL error', error('ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION'), 'permanent', 'TLS error'],
   ['T30 TLS error wrapped in cause', wrapped('DEPTH_ZERO_SELF_SIGNED_CERT'), 'permanent', 'TLS error'],
   ['T31 refused wrapped in cause', wrapped('ECONNREFUSED'), 'retry', 'ECONNREFUSED'],
-  ['T32 SSRF guard refused the address', error(PRIVATE_ADDRESS_ERROR_CODE, 'address 10.0.0.1 is private'), 'permanent', '10.0.0.1'],
+  [
+    'T32 SSRF guard refused the address',
+    error(PRIVATE_ADDRESS_ERROR_CODE, 'address 10.0.0.1 is private'),
+    'permanent',
+    '10.0.0.1',
+  ],
   ['T33 circuit open', error(CIRCUIT_OPEN_ERROR_CODE, 'circuit open'), 'retry', 'circuit open'],
   ['T34 unknown error code', error('EWHATEVER'), 'retry', 'EWHATEVER'],
   ['T35 not even an Error', 'weird', 'retry', 'weird'],

@@ -21,12 +21,19 @@ export interface RetryPolicy {
  * (measured from the first attempt) is not scheduled: the job is dead-lettered now, with the
  * error that made it fail last.
  */
-export function decideNext(before: RetryState, result: AttemptResult, nowMs: number, policy: RetryPolicy, random: () => number): NextStep {
+export function decideNext(
+  before: RetryState,
+  result: AttemptResult,
+  nowMs: number,
+  policy: RetryPolicy,
+  random: () => number,
+): NextStep {
   const firstAttemptAt = before.firstAttemptAt ?? nowMs;
   const attempt = before.attempt + 1;
   const base: RetryState = { ...before, attempt, firstAttemptAt, lastAttemptAt: nowMs, notBefore: undefined };
   if (result.verdict === 'delivered') return { kind: 'delivered', state: base };
-  if (result.verdict === 'permanent') return { kind: 'dead', failure: 'permanent', state: { ...base, lastError: result.reason } };
+  if (result.verdict === 'permanent')
+    return { kind: 'dead', failure: 'permanent', state: { ...base, lastError: result.reason } };
   const { delayMs, tier } = nextDelay(attempt, policy.schedule, random, result.retryAfterMs);
   const notBefore = nowMs + delayMs;
   if (notBefore > firstAttemptAt + policy.windowMs) {

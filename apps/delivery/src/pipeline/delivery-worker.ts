@@ -2,7 +2,13 @@ import type { Logger } from 'pino';
 import type { Destination } from '@switchyard/config';
 import { decodeReceivedAt, DELIVERY_RECORD_HEADERS, headerString, TopicNames } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
-import { annotateActiveSpan, markSpanFailed, Span, traceRecordCreation, withProcessSpan } from '@switchyard/telemetry';
+import {
+  annotateActiveSpan,
+  markSpanFailed,
+  Span,
+  traceRecordCreation,
+  withProcessSpan,
+} from '@switchyard/telemetry';
 import { AttemptSink } from '../attempts/attempt-log';
 import { attemptRecords, FinishedAttempt } from '../attempts/attempt-records';
 import { Clock } from '../clock';
@@ -96,7 +102,10 @@ export class DeliveryWorker {
   private async attemptInSlot(record: IncomingRecord): Promise<Attempted> {
     const { deps } = this;
     const read = readDeliveryRecord(record.value, record.headers);
-    if (!read.ok) return { step: { kind: 'dead', failure: 'unreadable', state: { ...read.state, lastError: read.reason } } };
+    if (!read.ok)
+      return {
+        step: { kind: 'dead', failure: 'unreadable', state: { ...read.state, lastError: read.reason } },
+      };
     annotateActiveSpan({
       'switchyard.message_id': read.job.messageId,
       'switchyard.source_id': read.job.sourceId,
@@ -105,7 +114,11 @@ export class DeliveryWorker {
     });
     const prepared = prepareDispatch(read.job, deps.destination(read.job.destinationId), deps.userAgentToken);
     if (prepared.kind === 'undeliverable') {
-      const step: NextStep = { kind: 'dead', failure: 'undeliverable', state: { ...read.state, lastError: prepared.reason } };
+      const step: NextStep = {
+        kind: 'dead',
+        failure: 'undeliverable',
+        state: { ...read.state, lastError: prepared.reason },
+      };
       return { step, finished: { job: read.job, step, nowMs: deps.clock.now() } };
     }
     const result = await makeAttempt(prepared.plan, {
@@ -113,7 +126,8 @@ export class DeliveryWorker {
       breakers: deps.breakers,
       clock: deps.clock,
       timeoutMs: deps.requestTimeoutMs,
-      onRequest: (seconds, outcome) => deps.metrics.requestDone(prepared.plan.destinationId, seconds, outcome),
+      onRequest: (seconds, outcome) =>
+        deps.metrics.requestDone(prepared.plan.destinationId, seconds, outcome),
     });
     this.logFailures(read.job.jobId, read.state.attempt + 1, result);
     const nowMs = deps.clock.now();
@@ -127,7 +141,10 @@ export class DeliveryWorker {
         return await this.deps.produce([output]);
       } catch (error) {
         if (this.stopped) throw error;
-        this.deps.logger.error({ topic: output.topic, reason: (error as Error).message }, 'could not write a delivery record; trying again');
+        this.deps.logger.error(
+          { topic: output.topic, reason: (error as Error).message },
+          'could not write a delivery record; trying again',
+        );
         await new Promise<void>((resolve) => this.deps.clock.schedule(PRODUCE_RETRY_MS, resolve));
       }
     }
@@ -144,9 +161,22 @@ export class DeliveryWorker {
   private observe(step: NextStep, record: IncomingRecord, destinationId: string): void {
     const { metrics, logger, clock } = this.deps;
     const receivedAt = step.kind === 'delivered' ? decodeReceivedAt(record.headers) : undefined;
-    metrics.jobFinished(destinationId, step, receivedAt === undefined ? undefined : (clock.now() - receivedAt) / 1000);
+    metrics.jobFinished(
+      destinationId,
+      step,
+      receivedAt === undefined ? undefined : (clock.now() - receivedAt) / 1000,
+    );
     if (step.kind === 'dead') {
-      logger.warn({ topic: record.topic, offset: record.offset, failure: step.failure, attempts: step.state.attempt, reason: step.state.lastError }, 'job dead-lettered');
+      logger.warn(
+        {
+          topic: record.topic,
+          offset: record.offset,
+          failure: step.failure,
+          attempts: step.state.attempt,
+          reason: step.state.lastError,
+        },
+        'job dead-lettered',
+      );
     }
   }
 }

@@ -55,10 +55,17 @@ export async function makeAttempt(plan: DispatchPlan, deps: AttemptDeps): Promis
     let retryAfter: string | undefined;
     let responseBody: Buffer | undefined;
     if (!deps.breakers.allow(target.url)) {
-      statusOrError = Object.assign(new Error(deps.breakers.openReason(target.url) ?? 'circuit open'), { code: CIRCUIT_OPEN_ERROR_CODE });
+      statusOrError = Object.assign(new Error(deps.breakers.openReason(target.url) ?? 'circuit open'), {
+        code: CIRCUIT_OPEN_ERROR_CODE,
+      });
     } else {
       try {
-        const response = await deps.client.post({ url: target.url, headers: target.headers, body: plan.body, timeoutMs: deps.timeoutMs });
+        const response = await deps.client.post({
+          url: target.url,
+          headers: target.headers,
+          body: plan.body,
+          timeoutMs: deps.timeoutMs,
+        });
         statusOrError = response.status;
         retryAfter = response.retryAfter;
         responseBody = response.body;
@@ -76,8 +83,15 @@ export async function makeAttempt(plan: DispatchPlan, deps: AttemptDeps): Promis
     }
     const status = typeof statusOrError === 'number' ? statusOrError : undefined;
     const request: UrlRequest = { urlIndex, startedAt: started, durationMs, status, responseBody };
-    if (verdict.verdict === 'delivered') return { verdict: 'delivered', url: target.url, status: statusOrError as number, request, failures };
-    failures.push({ ...request, url: target.url, verdict: verdict.verdict, reason: verdict.reason, errorKind });
+    if (verdict.verdict === 'delivered')
+      return { verdict: 'delivered', url: target.url, status: statusOrError as number, request, failures };
+    failures.push({
+      ...request,
+      url: target.url,
+      verdict: verdict.verdict,
+      reason: verdict.reason,
+      errorKind,
+    });
     if (verdict.verdict === 'retry') {
       const asked = parseRetryAfter(retryAfter, deps.clock.now());
       if (asked !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, asked);

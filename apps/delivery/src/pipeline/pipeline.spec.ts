@@ -19,11 +19,19 @@ const destination = (overrides: Partial<Destination['settings']> = {}, enabled =
     type: 'Webhooks',
     enabled,
     sources: ['s1'],
-    settings: { webhooks: [{ url: 'https://a.example/hook?token=t', headers: { 'X-Api-Key': 'k' } }, { url: 'https://b.example/hook' }], ...overrides },
+    settings: {
+      webhooks: [
+        { url: 'https://a.example/hook?token=t', headers: { 'X-Api-Key': 'k' } },
+        { url: 'https://b.example/hook' },
+      ],
+      ...overrides,
+    },
   }) as Destination;
 
 /** Answers each URL from a script: a status, or an error code to reject with. */
-function scriptedClient(script: Record<string, Array<number | string | WebhookResponse>>): WebhookHttpClient & { sent: WebhookRequest[] } {
+function scriptedClient(
+  script: Record<string, Array<number | string | WebhookResponse>>,
+): WebhookHttpClient & { sent: WebhookRequest[] } {
   const sent: WebhookRequest[] = [];
   return {
     sent,
@@ -49,7 +57,12 @@ describe('readDeliveryRecord', () => {
     ['a value that is not an object', 'nope', idHeaders, 'the value must be the webhook envelope'],
     ['an array', '[1]', idHeaders, 'the value must be the webhook envelope'],
     ['no value', null, idHeaders, 'the value must be the webhook envelope'],
-    ['no destination header', '{}', { ...idHeaders, 'x-switchyard-destination-id': '' }, 'header x-switchyard-destination-id (destinationId) is missing'],
+    [
+      'no destination header',
+      '{}',
+      { ...idHeaders, 'x-switchyard-destination-id': '' },
+      'header x-switchyard-destination-id (destinationId) is missing',
+    ],
     ['no headers', '{}', undefined, 'header x-switchyard-message-id (messageId) is missing'],
   ])('refuses a record with %s', (_what, value, headers, reason) => {
     const read = readDeliveryRecord(value === null ? null : Buffer.from(value), headers);
@@ -76,12 +89,21 @@ describe('prepareDispatch', () => {
 
   it('sends no signature without a secret', () => {
     const prepared = prepareDispatch(job, destination(), 'Acme');
-    expect(prepared.kind === 'ready' && prepared.plan.targets[1].headers).toEqual({ 'content-type': 'application/json', 'user-agent': 'Acme/1.0' });
+    expect(prepared.kind === 'ready' && prepared.plan.targets[1].headers).toEqual({
+      'content-type': 'application/json',
+      'user-agent': 'Acme/1.0',
+    });
   });
 
   it('cannot deliver to an unknown or disabled destination', () => {
-    expect(prepareDispatch(job, undefined, 'S')).toMatchObject({ kind: 'undeliverable', reason: expect.stringContaining('not in the workspace') });
-    expect(prepareDispatch(job, destination({}, false), 'S')).toMatchObject({ kind: 'undeliverable', reason: expect.stringContaining('disabled') });
+    expect(prepareDispatch(job, undefined, 'S')).toMatchObject({
+      kind: 'undeliverable',
+      reason: expect.stringContaining('not in the workspace'),
+    });
+    expect(prepareDispatch(job, destination({}, false), 'S')).toMatchObject({
+      kind: 'undeliverable',
+      reason: expect.stringContaining('disabled'),
+    });
   });
 });
 
@@ -89,9 +111,17 @@ describe('makeAttempt', () => {
   const plan: DispatchPlan = {
     destinationId: 'd1',
     body: Buffer.from('{}'),
-    targets: [{ url: 'https://a.example/hook?token=t', headers: {} }, { url: 'https://b.example/hook', headers: {} }],
+    targets: [
+      { url: 'https://a.example/hook?token=t', headers: {} },
+      { url: 'https://b.example/hook', headers: {} },
+    ],
   };
-  const deps = (client: WebhookHttpClient, clock = manualClock()) => ({ client, clock, breakers: new CircuitBreakers(2, 1000, clock), timeoutMs: 5000 });
+  const deps = (client: WebhookHttpClient, clock = manualClock()) => ({
+    client,
+    clock,
+    breakers: new CircuitBreakers(2, 1000, clock),
+    timeoutMs: 5000,
+  });
 
   it('stops at the first 2xx: the later URLs are not tried', async () => {
     const client = scriptedClient({ 'https://a.example/hook?token=t': [200] });
@@ -100,7 +130,10 @@ describe('makeAttempt', () => {
   });
 
   it('moves on to the next URL when one fails', async () => {
-    const client = scriptedClient({ 'https://a.example/hook?token=t': [{ status: 500, body: Buffer.from('down') }], 'https://b.example/hook': [204] });
+    const client = scriptedClient({
+      'https://a.example/hook?token=t': [{ status: 500, body: Buffer.from('down') }],
+      'https://b.example/hook': [204],
+    });
     expect(await makeAttempt(plan, deps(client))).toMatchObject({
       verdict: 'delivered',
       url: 'https://b.example/hook',
@@ -110,25 +143,42 @@ describe('makeAttempt', () => {
   });
 
   it('retries when any URL failed retryably, dropping query strings from the reason', async () => {
-    const client = scriptedClient({ 'https://a.example/hook?token=t': [404], 'https://b.example/hook': [TIMEOUT_ERROR_CODE] });
+    const client = scriptedClient({
+      'https://a.example/hook?token=t': [404],
+      'https://b.example/hook': [TIMEOUT_ERROR_CODE],
+    });
     const result = await makeAttempt(plan, deps(client));
     expect(result).toMatchObject({ verdict: 'retry' });
-    expect(result.verdict === 'retry' && result.reason).toBe('https://a.example/hook: HTTP 404; https://b.example/hook: timeout: ERR_WEBHOOK_TIMEOUT');
+    expect(result.verdict === 'retry' && result.reason).toBe(
+      'https://a.example/hook: HTTP 404; https://b.example/hook: timeout: ERR_WEBHOOK_TIMEOUT',
+    );
     expect(result.failures[1].errorKind).toBe('timeout');
   });
 
   it('gives up only when every URL failed permanently', async () => {
-    const client = scriptedClient({ 'https://a.example/hook?token=t': [410], 'https://b.example/hook': ['DEPTH_ZERO_SELF_SIGNED_CERT'] });
-    expect(await makeAttempt(plan, deps(client))).toMatchObject({ verdict: 'permanent', reason: expect.stringContaining('TLS error') });
+    const client = scriptedClient({
+      'https://a.example/hook?token=t': [410],
+      'https://b.example/hook': ['DEPTH_ZERO_SELF_SIGNED_CERT'],
+    });
+    expect(await makeAttempt(plan, deps(client))).toMatchObject({
+      verdict: 'permanent',
+      reason: expect.stringContaining('TLS error'),
+    });
   });
 
   it('takes the longest Retry-After among the URLs', async () => {
-    const client = scriptedClient({ 'https://a.example/hook?token=t': [{ status: 429, retryAfter: '30' }], 'https://b.example/hook': [{ status: 503, retryAfter: '90' }] });
+    const client = scriptedClient({
+      'https://a.example/hook?token=t': [{ status: 429, retryAfter: '30' }],
+      'https://b.example/hook': [{ status: 503, retryAfter: '90' }],
+    });
     expect(await makeAttempt(plan, deps(client))).toMatchObject({ verdict: 'retry', retryAfterMs: 90_000 });
   });
 
   it('fails fast on a URL whose circuit is open, without a request', async () => {
-    const client = scriptedClient({ 'https://a.example/hook?token=t': [503, 503], 'https://b.example/hook': [503, 503, 200] });
+    const client = scriptedClient({
+      'https://a.example/hook?token=t': [503, 503],
+      'https://b.example/hook': [503, 503, 200],
+    });
     const d = deps(client);
     await makeAttempt(plan, d);
     await makeAttempt(plan, d);
@@ -140,7 +190,10 @@ describe('makeAttempt', () => {
 });
 
 describe('decideNext', () => {
-  const policy: RetryPolicy = { schedule: { delaysMs: [50, 100], jitterRatio: 0, retryAfterMaxMs: 1000 }, windowMs: 1000 };
+  const policy: RetryPolicy = {
+    schedule: { delaysMs: [50, 100], jitterRatio: 0, retryAfterMaxMs: 1000 },
+    windowMs: 1000,
+  };
   const retry = { verdict: 'retry' as const, reason: 'HTTP 503', failures: [] };
   const random = () => 0;
 
@@ -148,25 +201,75 @@ describe('decideNext', () => {
     expect(decideNext({ attempt: 0, replays: 0 }, retry, 10_000, policy, random)).toEqual({
       kind: 'retry',
       tier: 1,
-      state: { attempt: 1, replays: 0, firstAttemptAt: 10_000, lastAttemptAt: 10_000, notBefore: 10_050, lastError: 'HTTP 503' },
+      state: {
+        attempt: 1,
+        replays: 0,
+        firstAttemptAt: 10_000,
+        lastAttemptAt: 10_000,
+        notBefore: 10_050,
+        lastError: 'HTTP 503',
+      },
     });
   });
 
   it('repeats the last tier', () => {
-    expect(decideNext({ attempt: 4, firstAttemptAt: 10_000, replays: 0 }, retry, 10_500, policy, random)).toMatchObject({ kind: 'retry', tier: 2, state: { notBefore: 10_600 } });
+    expect(
+      decideNext({ attempt: 4, firstAttemptAt: 10_000, replays: 0 }, retry, 10_500, policy, random),
+    ).toMatchObject({ kind: 'retry', tier: 2, state: { notBefore: 10_600 } });
   });
 
   it('dead-letters when the next retry would start after the window', () => {
-    const step = decideNext({ attempt: 9, firstAttemptAt: 10_000, replays: 0 }, retry, 10_950, policy, random);
-    expect(step).toMatchObject({ kind: 'dead', failure: 'window-spent', state: { attempt: 10, lastError: expect.stringContaining('last error: HTTP 503') } });
+    const step = decideNext(
+      { attempt: 9, firstAttemptAt: 10_000, replays: 0 },
+      retry,
+      10_950,
+      policy,
+      random,
+    );
+    expect(step).toMatchObject({
+      kind: 'dead',
+      failure: 'window-spent',
+      state: { attempt: 10, lastError: expect.stringContaining('last error: HTTP 503') },
+    });
   });
 
   it('dead-letters a permanent failure at once', () => {
-    const step = decideNext({ attempt: 0, replays: 2 }, { verdict: 'permanent', reason: 'HTTP 404', failures: [] }, 5, policy, random);
-    expect(step).toEqual({ kind: 'dead', failure: 'permanent', state: { attempt: 1, replays: 2, firstAttemptAt: 5, lastAttemptAt: 5, notBefore: undefined, lastError: 'HTTP 404' } });
+    const step = decideNext(
+      { attempt: 0, replays: 2 },
+      { verdict: 'permanent', reason: 'HTTP 404', failures: [] },
+      5,
+      policy,
+      random,
+    );
+    expect(step).toEqual({
+      kind: 'dead',
+      failure: 'permanent',
+      state: {
+        attempt: 1,
+        replays: 2,
+        firstAttemptAt: 5,
+        lastAttemptAt: 5,
+        notBefore: undefined,
+        lastError: 'HTTP 404',
+      },
+    });
   });
 
   it('is done once delivered', () => {
-    expect(decideNext({ attempt: 2, firstAttemptAt: 1, replays: 0 }, { verdict: 'delivered', url: 'u', status: 200, request: { urlIndex: 0, startedAt: 0, durationMs: 1, status: 200 }, failures: [] }, 5, policy, random).kind).toBe('delivered');
+    expect(
+      decideNext(
+        { attempt: 2, firstAttemptAt: 1, replays: 0 },
+        {
+          verdict: 'delivered',
+          url: 'u',
+          status: 200,
+          request: { urlIndex: 0, startedAt: 0, durationMs: 1, status: 200 },
+          failures: [],
+        },
+        5,
+        policy,
+        random,
+      ).kind,
+    ).toBe('delivered');
   });
 });

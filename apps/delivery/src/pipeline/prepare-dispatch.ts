@@ -16,9 +16,18 @@ export type Prepared = { kind: 'ready'; plan: DispatchPlan } | { kind: 'undelive
  * secret applies to jobs already waiting for a retry. The envelope's bytes from the record are
  * both signed and sent.
  */
-export function prepareDispatch(job: ReadyJob, destination: Destination | undefined, userAgentToken: string): Prepared {
-  if (!destination) return { kind: 'undeliverable', reason: `destination ${job.destinationId} is not in the workspace configuration` };
-  if (!destination.enabled) return { kind: 'undeliverable', reason: `destination ${job.destinationId} is disabled` };
+export function prepareDispatch(
+  job: ReadyJob,
+  destination: Destination | undefined,
+  userAgentToken: string,
+): Prepared {
+  if (!destination)
+    return {
+      kind: 'undeliverable',
+      reason: `destination ${job.destinationId} is not in the workspace configuration`,
+    };
+  if (!destination.enabled)
+    return { kind: 'undeliverable', reason: `destination ${job.destinationId} is disabled` };
   const { sharedSecret, webhooks } = destination.settings;
   const common: Record<string, string> = {
     'content-type': 'application/json',

@@ -1,4 +1,11 @@
-import { decodeDeliveryHeaders, DELIVERY_RECORD_HEADERS, deliveryJobId, DeliveryJobIds, RecordHeaders, RetryState } from '@switchyard/contracts';
+import {
+  decodeDeliveryHeaders,
+  DELIVERY_RECORD_HEADERS,
+  deliveryJobId,
+  DeliveryJobIds,
+  RecordHeaders,
+  RetryState,
+} from '@switchyard/contracts';
 
 /** A job ready to send: its ids, and the envelope as the bytes to sign and POST. */
 export interface ReadyJob extends DeliveryJobIds {
@@ -6,7 +13,8 @@ export interface ReadyJob extends DeliveryJobIds {
   body: Buffer;
 }
 
-export type ReadRecord = { ok: true; job: ReadyJob; state: RetryState } | { ok: false; reason: string; state: RetryState };
+export type ReadRecord =
+  { ok: true; job: ReadyJob; state: RetryState } | { ok: false; reason: string; state: RetryState };
 
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
@@ -20,9 +28,17 @@ const ID_FIELDS: Array<keyof DeliveryJobIds> = ['destinationId', 'sourceId', 'me
 
 export function readDeliveryRecord(value: Buffer | null, headers: RecordHeaders): ReadRecord {
   const { ids, state } = decodeDeliveryHeaders(headers);
-  const problems = ID_FIELDS.filter((field) => ids[field] === undefined).map((field) => `header ${DELIVERY_RECORD_HEADERS[field]} (${field}) is missing`);
-  if (!value || value.length < 2 || value[0] !== OPEN_BRACE || value[value.length - 1] !== CLOSE_BRACE) problems.push('the value must be the webhook envelope, a JSON object');
+  const problems = ID_FIELDS.filter((field) => ids[field] === undefined).map(
+    (field) => `header ${DELIVERY_RECORD_HEADERS[field]} (${field}) is missing`,
+  );
+  if (!value || value.length < 2 || value[0] !== OPEN_BRACE || value[value.length - 1] !== CLOSE_BRACE)
+    problems.push('the value must be the webhook envelope, a JSON object');
   const { destinationId, sourceId, messageId } = ids;
-  if (!destinationId || !sourceId || !messageId || !value || problems.length > 0) return { ok: false, reason: `unreadable delivery job: ${problems.join('; ')}`, state };
-  return { ok: true, job: { destinationId, sourceId, messageId, jobId: deliveryJobId(messageId, destinationId), body: value }, state };
+  if (!destinationId || !sourceId || !messageId || !value || problems.length > 0)
+    return { ok: false, reason: `unreadable delivery job: ${problems.join('; ')}`, state };
+  return {
+    ok: true,
+    job: { destinationId, sourceId, messageId, jobId: deliveryJobId(messageId, destinationId), body: value },
+    state,
+  };
 }

@@ -20,12 +20,18 @@ export function spanOutcome(step: NextStep): SpanOutcome {
     case 'retry':
       return {
         attributes: { 'switchyard.outcome': 'retry', 'switchyard.retry_tier': step.tier },
-        error: { type: 'retry', message: `attempt ${step.state.attempt} failed, retry tier ${step.tier}: ${step.state.lastError ?? 'unknown error'}` },
+        error: {
+          type: 'retry',
+          message: `attempt ${step.state.attempt} failed, retry tier ${step.tier}: ${step.state.lastError ?? 'unknown error'}`,
+        },
       };
     case 'dead':
       return {
         attributes: { 'switchyard.outcome': 'dead-lettered', 'switchyard.failure': step.failure },
-        error: { type: step.failure, message: `dead-lettered (${step.failure}): ${step.state.lastError ?? 'unknown error'}` },
+        error: {
+          type: step.failure,
+          message: `dead-lettered (${step.failure}): ${step.state.lastError ?? 'unknown error'}`,
+        },
       };
   }
 }

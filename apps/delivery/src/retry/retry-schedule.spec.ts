@@ -1,6 +1,10 @@
 import { nextDelay, parseRetryAfter, RetrySchedule } from './retry-schedule';
 
-const schedule: RetrySchedule = { delaysMs: [10_000, 60_000, 300_000, 1_800_000, 3_600_000], jitterRatio: 0.2, retryAfterMaxMs: 3_600_000 };
+const schedule: RetrySchedule = {
+  delaysMs: [10_000, 60_000, 300_000, 1_800_000, 3_600_000],
+  jitterRatio: 0.2,
+  retryAfterMaxMs: 3_600_000,
+};
 const noJitter = () => 0;
 const maxJitter = () => 0.999999;
 
@@ -47,7 +51,8 @@ describe('parseRetryAfter', () => {
   const now = Date.parse('2025-01-01T00:00:00Z');
   it('reads delay-seconds', () => expect(parseRetryAfter('120', now)).toBe(120_000));
   it('reads an HTTP date', () => expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:30 GMT', now)).toBe(30_000));
-  it('gives 0 for a date in the past', () => expect(parseRetryAfter('Tue, 31 Dec 2024 00:00:00 GMT', now)).toBe(0));
+  it('gives 0 for a date in the past', () =>
+    expect(parseRetryAfter('Tue, 31 Dec 2024 00:00:00 GMT', now)).toBe(0));
   it('ignores absent and unreadable values', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
     expect(parseRetryAfter('soon', now)).toBeUndefined();

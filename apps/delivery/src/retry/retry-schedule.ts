@@ -20,7 +20,12 @@ export interface RetryDelay {
  * the wait (up to `retryAfterMaxMs`) but never shorten it below the schedule; the job then
  * waits in the tier whose delay fits, so it does not hold up the shorter waits of its tier.
  */
-export function nextDelay(attempt: number, schedule: RetrySchedule, random: () => number, retryAfterMs?: number): RetryDelay {
+export function nextDelay(
+  attempt: number,
+  schedule: RetrySchedule,
+  random: () => number,
+  retryAfterMs?: number,
+): RetryDelay {
   const { delaysMs } = schedule;
   const scheduledTier = Math.min(Math.max(attempt, 1), delaysMs.length);
   const base = delaysMs[scheduledTier - 1];

@@ -41,9 +41,12 @@ describe('AnalyticsJsBundle', () => {
   });
 
   it('stops start-up when the package no longer holds the strings it replaces', () => {
-    expect(() => new AnalyticsJsBundle(fakePackage(SEGMENT_HOSTS.replace('"api.segment.io/v1"', '"api.segment.build/v1"')))).toThrow(
-      /standalone\.js holds "api\.segment\.io\/v1" 0 times, expected 1/,
-    );
+    expect(
+      () =>
+        new AnalyticsJsBundle(
+          fakePackage(SEGMENT_HOSTS.replace('"api.segment.io/v1"', '"api.segment.build/v1"')),
+        ),
+    ).toThrow(/standalone\.js holds "api\.segment\.io\/v1" 0 times, expected 1/);
   });
 
   it('finds its strings in the pinned package itself', () => {

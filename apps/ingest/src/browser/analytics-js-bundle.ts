@@ -15,8 +15,16 @@ const PACKAGE = '@segment/analytics-next';
  */
 const PLACEHOLDERS = [
   { text: '"__WRITE_KEY__"', count: 1, value: (writeKey: string) => JSON.stringify(writeKey) },
-  { text: '"https://cdn.segment.com', count: 3, value: (_: string, address: PublicAddress) => JSON.stringify(address.baseUrl).slice(0, -1) },
-  { text: '"api.segment.io/v1"', count: 1, value: (_: string, address: PublicAddress) => JSON.stringify(address.apiHost) },
+  {
+    text: '"https://cdn.segment.com',
+    count: 3,
+    value: (_: string, address: PublicAddress) => JSON.stringify(address.baseUrl).slice(0, -1),
+  },
+  {
+    text: '"api.segment.io/v1"',
+    count: 1,
+    value: (_: string, address: PublicAddress) => JSON.stringify(address.apiHost),
+  },
 ] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
 
@@ -44,7 +52,9 @@ export class AnalyticsJsBundle {
   private readonly rendered = new Map<string, StaticFile>();
 
   constructor(packageDir = dirname(require.resolve(`${PACKAGE}/package.json`))) {
-    this.version = (JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
+    this.version = (
+      JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string }
+    ).version;
     const umd = join(packageDir, 'dist', 'umd');
     const standalone = readFileSync(join(umd, 'standalone.js'), 'utf8').replace(SOURCE_MAP_COMMENT, '\n');
     ({ parts: this.parts, slots: this.slots } = splitAtPlaceholders(standalone));
@@ -80,10 +90,15 @@ function splitAtPlaceholders(source: string): { parts: string[]; slots: Placehol
   for (const placeholder of PLACEHOLDERS) {
     const found = source.split(placeholder.text).length - 1;
     if (found !== placeholder.count) {
-      throw new Error(`${PACKAGE} standalone.js holds ${placeholder.text} ${found} times, expected ${placeholder.count}: check the package version`);
+      throw new Error(
+        `${PACKAGE} standalone.js holds ${placeholder.text} ${found} times, expected ${placeholder.count}: check the package version`,
+      );
     }
   }
-  const pattern = new RegExp(PLACEHOLDERS.map((p) => p.text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+  const pattern = new RegExp(
+    PLACEHOLDERS.map((p) => p.text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
+    'g',
+  );
   const parts: string[] = [];
   const slots: Placeholder[] = [];
   let last = 0;

@@ -28,17 +28,33 @@ export class AnalyticsJsController {
   ) {}
 
   @Get('v1/projects/:writeKey/settings')
-  projectSettings(@Param('writeKey') writeKey: string, @Headers('origin') origin: string | undefined, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  projectSettings(
+    @Param('writeKey') writeKey: string,
+    @Headers('origin') origin: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): void {
     const source = this.workspace.sourceByWriteKey(writeKey);
     if (!source) refuse(404, 'not_found', 'unknown write key');
     if (origin !== undefined && !isOriginAllowed(source.allowedOrigins, origin)) {
-      refuse(403, 'origin_not_allowed', `pages on ${origin} may not load this source: the origin is not in its allowedOrigins`);
+      refuse(
+        403,
+        'origin_not_allowed',
+        `pages on ${origin} may not load this source: the origin is not in its allowedOrigins`,
+      );
     }
-    void reply.header('cache-control', SETTINGS_CACHE).type('application/json').send(JSON.stringify(cdnSettings(writeKey, this.address(request))));
+    void reply
+      .header('cache-control', SETTINGS_CACHE)
+      .type('application/json')
+      .send(JSON.stringify(cdnSettings(writeKey, this.address(request))));
   }
 
   @Get('analytics.js/v1/:writeKey/analytics.min.js')
-  analyticsJs(@Param('writeKey') writeKey: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  analyticsJs(
+    @Param('writeKey') writeKey: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): void {
     if (!this.workspace.sourceByWriteKey(writeKey)) refuse(404, 'not_found', 'unknown write key');
     sendStatic(request, reply, this.bundle.render(writeKey, this.address(request)), BUNDLE_CACHE);
   }
@@ -52,13 +68,22 @@ export class AnalyticsJsController {
 
   private address(request: FastifyRequest): PublicAddress {
     if (!this.settings.publicUrl && !isUsableHost(request.host)) {
-      refuse(400, 'bad_request', 'the Host header is not a host[:port]; set INGEST_PUBLIC_URL if a proxy rewrites it');
+      refuse(
+        400,
+        'bad_request',
+        'the Host header is not a host[:port]; set INGEST_PUBLIC_URL if a proxy rewrites it',
+      );
     }
     return publicAddress(this.settings.publicUrl, request);
   }
 }
 
-function sendStatic(request: FastifyRequest, reply: FastifyReply, file: StaticFile, cacheControl: string): void {
+function sendStatic(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: StaticFile,
+  cacheControl: string,
+): void {
   const vary = reply.getHeader('vary');
   void reply
     .header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding')

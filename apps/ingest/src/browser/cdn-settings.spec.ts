@@ -20,14 +20,21 @@ describe('publicAddress', () => {
 });
 
 describe('cdnSettings', () => {
-  const settings = cdnSettings('wk-123456', publicAddress('https://events.example.com', { protocol: 'http', host: 'x' })) as {
+  const settings = cdnSettings(
+    'wk-123456',
+    publicAddress('https://events.example.com', { protocol: 'http', host: 'x' }),
+  ) as {
     integrations: Record<string, Record<string, unknown>>;
     metrics: Record<string, unknown>;
   };
 
   it('points the Segment.io integration at this ingest, and names no other integration', () => {
     expect(Object.keys(settings.integrations)).toEqual(['Segment.io']);
-    expect(settings.integrations['Segment.io']).toMatchObject({ apiKey: 'wk-123456', apiHost: 'events.example.com/v1', protocol: 'https' });
+    expect(settings.integrations['Segment.io']).toMatchObject({
+      apiKey: 'wk-123456',
+      apiHost: 'events.example.com/v1',
+      protocol: 'https',
+    });
   });
 
   it('keeps SDK telemetry off, and pointed here rather than at Segment', () => {

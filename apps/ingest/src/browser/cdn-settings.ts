@@ -21,7 +21,11 @@ export function cdnSettings(writeKey: string, address: PublicAddress): object {
         maybeBundledConfigIds: {},
       },
     },
-    plan: { track: { __default: { enabled: true, integrations: {} } }, identify: { __default: { enabled: true } }, group: { __default: { enabled: true } } },
+    plan: {
+      track: { __default: { enabled: true, integrations: {} } },
+      identify: { __default: { enabled: true } },
+      group: { __default: { enabled: true } },
+    },
     edgeFunction: {},
     analyticsNextEnabled: true,
     middlewareSettings: {},

@@ -18,12 +18,19 @@ export function registerCors(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
     if (origin === undefined || !BROWSER_PATHS.test(request.url)) return done();
-    void reply.header('access-control-allow-origin', origin).header('vary', 'Origin').header('access-control-expose-headers', 'X-Request-Id');
-    if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined) return done();
+    void reply
+      .header('access-control-allow-origin', origin)
+      .header('vary', 'Origin')
+      .header('access-control-expose-headers', 'X-Request-Id');
+    if (request.method !== 'OPTIONS' || request.headers['access-control-request-method'] === undefined)
+      return done();
     void reply
       .code(204)
       .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-      .header('access-control-allow-headers', request.headers['access-control-request-headers'] || DEFAULT_ALLOWED_HEADERS)
+      .header(
+        'access-control-allow-headers',
+        request.headers['access-control-request-headers'] || DEFAULT_ALLOWED_HEADERS,
+      )
       .header('access-control-max-age', PREFLIGHT_MAX_AGE_SECONDS)
       .send();
   });

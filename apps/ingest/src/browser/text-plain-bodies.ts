@@ -13,7 +13,8 @@ export function registerTextPlainAsJson(fastify: FastifyInstance): void {
     if (request.method === 'POST' && request.url.startsWith('/v1/')) {
       const type = request.headers['content-type'];
       if (type === undefined || type === '') request.headers['content-type'] = 'application/json';
-      else if (TEXT_PLAIN.test(type)) request.headers['content-type'] = type.replace(TEXT_PLAIN, 'application/json');
+      else if (TEXT_PLAIN.test(type))
+        request.headers['content-type'] = type.replace(TEXT_PLAIN, 'application/json');
     }
     done();
   });

@@ -16,10 +16,18 @@ describe('hostile input against a running ingest (real broker)', () => {
   let reader: TopicReader<IngestedEvent>;
 
   const post = (path: string, body: string | Buffer, headers: Record<string, string> = {}) =>
-    fetch(`${ingest.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: auth, ...headers }, body });
+    fetch(`${ingest.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: auth, ...headers },
+      body,
+    });
 
   const refusal = async (res: Response) => {
-    const json = (await res.json()) as { success: boolean; message: string; errors?: Array<{ index: number; field: string; reason: string }> };
+    const json = (await res.json()) as {
+      success: boolean;
+      message: string;
+      errors?: Array<{ index: number; field: string; reason: string }>;
+    };
     return { status: res.status, ...json };
   };
 
@@ -31,7 +39,11 @@ describe('hostile input against a running ingest (real broker)', () => {
 
   beforeAll(async () => {
     const namespace = freshNamespace('hostile');
-    ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path, { INGEST_HEADERS_TIMEOUT_MS: '1000', INGEST_REQUEST_TIMEOUT_MS: '2000', ADMIN_TOKEN });
+    ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path, {
+      INGEST_HEADERS_TIMEOUT_MS: '1000',
+      INGEST_REQUEST_TIMEOUT_MS: '2000',
+      ADMIN_TOKEN,
+    });
     reader = await TopicReader.start<IngestedEvent>([topicNames(namespace).events]);
   });
 
@@ -42,11 +54,39 @@ describe('hostile input against a running ingest (real broker)', () => {
 
   it.each([
     ['nested 5,000 levels', '/v1/track', nestedTrack(5_000), /more than 64 levels deep; the limit is 64/],
-    ['nested 100,000 levels', '/v1/track', `{"userId":"u","event":"E","properties":{"p":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`, /the limit is 64/],
-    ['arrays nested 200,000 levels in a batch', '/v1/batch', `{"batch":${'['.repeat(200_000)}${']'.repeat(200_000)}}`, /the limit is 64/],
+    [
+      'nested 100,000 levels',
+      '/v1/track',
+      `{"userId":"u","event":"E","properties":{"p":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`,
+      /the limit is 64/,
+    ],
+    [
+      'arrays nested 200,000 levels in a batch',
+      '/v1/batch',
+      `{"batch":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+      /the limit is 64/,
+    ],
     ['nested 65 levels, one past the limit', '/v1/track', nestedTrack(65), /the limit is 64/],
-    ['raw invalid UTF-8', '/v1/track', Buffer.concat([Buffer.from('{"userId":"u","event":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]), /^body is not valid UTF-8$/],
-    ['UTF-8 of a lone surrogate (CESU)', '/v1/track', Buffer.concat([Buffer.from('{"userId":"u","event":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]), /^body is not valid UTF-8$/],
+    [
+      'raw invalid UTF-8',
+      '/v1/track',
+      Buffer.concat([
+        Buffer.from('{"userId":"u","event":"'),
+        Buffer.from([0xc3, 0x28, 0xff]),
+        Buffer.from('"}'),
+      ]),
+      /^body is not valid UTF-8$/,
+    ],
+    [
+      'UTF-8 of a lone surrogate (CESU)',
+      '/v1/track',
+      Buffer.concat([
+        Buffer.from('{"userId":"u","event":"'),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from('"}'),
+      ]),
+      /^body is not valid UTF-8$/,
+    ],
     ['malformed JSON', '/v1/track', '{"userId":"u",', /body is not valid JSON/],
     ['an empty body', '/v1/track', '', /body is empty/],
   ] as const)('refuses a body %s with 400 and the real cause', async (_name, path, body, reason) => {
@@ -63,13 +103,18 @@ describe('hostile input against a running ingest (real broker)', () => {
   });
 
   it('refuses only the batch messages holding __proto__ or constructor.prototype, each with its path and reason', async () => {
-    const body = '{"batch":[{"type":"track","userId":"ok","event":"E","properties":{"constructor":"Ferrari"}},'
-      + '{"type":"track","userId":"u","event":"E","properties":{"__proto__":{"admin":true}}},'
-      + '{"type":"identify","userId":"u","traits":{"a":[{"constructor":{"prototype":{"x":1}}}]}},'
-      + '{"type":"track","userId":"u","event":"E","context":{"\\u005f_proto__":1}}]}';
+    const body =
+      '{"batch":[{"type":"track","userId":"ok","event":"E","properties":{"constructor":"Ferrari"}},' +
+      '{"type":"track","userId":"u","event":"E","properties":{"__proto__":{"admin":true}}},' +
+      '{"type":"identify","userId":"u","traits":{"a":[{"constructor":{"prototype":{"x":1}}}]}},' +
+      '{"type":"track","userId":"u","event":"E","context":{"\\u005f_proto__":1}}]}';
     const res = await refusal(await post('/v1/batch', body));
     expect(res).toMatchObject({ status: 400, message: '3 of 4 message(s) invalid; nothing was accepted' });
-    expect(res.errors!.map((e) => [e.index, e.field])).toEqual([[1, 'properties.__proto__'], [2, 'traits.a.0.constructor.prototype'], [3, 'context.__proto__']]);
+    expect(res.errors!.map((e) => [e.index, e.field])).toEqual([
+      [1, 'properties.__proto__'],
+      [2, 'traits.a.0.constructor.prototype'],
+      [3, 'context.__proto__'],
+    ]);
     expect(res.errors![0].reason).toMatch(/names a JavaScript prototype and is not accepted/);
     expect(({} as { admin?: boolean }).admin).toBeUndefined();
   });
@@ -80,29 +125,59 @@ describe('hostile input against a running ingest (real broker)', () => {
   });
 
   it.each([
-    ['a deletion request', '/admin/v1/deletions', '{"userIds":["u"],"__proto__":{"sourceIds":["other"]}}', '__proto__'],
-    ['an audience sync', '/admin/v1/audience-syncs', '{"syncId":"s","computation":{"class":"audience","id":"a","name":"n","spaceId":"s","sourceId":"src-1"},"delta":{"added":[{"userId":"u","__proto__":{"value":1}}],"removed":[]}}', 'delta.added.0.__proto__'],
-  ])('refuses %s holding a __proto__ key, naming it (the validators would read the prototype it sets)', async (_name, path, body, field) => {
-    const res = await refusal(await post(path, body, { authorization: `Bearer ${ADMIN_TOKEN}` }));
-    expect(res).toMatchObject({ status: 400 });
-    expect(res.errors).toContainEqual({ field, reason: expect.stringMatching(/names a JavaScript prototype/) });
-  });
+    [
+      'a deletion request',
+      '/admin/v1/deletions',
+      '{"userIds":["u"],"__proto__":{"sourceIds":["other"]}}',
+      '__proto__',
+    ],
+    [
+      'an audience sync',
+      '/admin/v1/audience-syncs',
+      '{"syncId":"s","computation":{"class":"audience","id":"a","name":"n","spaceId":"s","sourceId":"src-1"},"delta":{"added":[{"userId":"u","__proto__":{"value":1}}],"removed":[]}}',
+      'delta.added.0.__proto__',
+    ],
+  ])(
+    'refuses %s holding a __proto__ key, naming it (the validators would read the prototype it sets)',
+    async (_name, path, body, field) => {
+      const res = await refusal(await post(path, body, { authorization: `Bearer ${ADMIN_TOKEN}` }));
+      expect(res).toMatchObject({ status: 400 });
+      expect(res.errors).toContainEqual({
+        field,
+        reason: expect.stringMatching(/names a JavaScript prototype/),
+      });
+    },
+  );
 
   it('keeps a plain "constructor" key and "prototype" outside a constructor object', async () => {
-    const res = await post('/v1/track', '{"userId":"constructor-user","event":"E","properties":{"constructor":"Ferrari","prototype":"v2"}}');
+    const res = await post(
+      '/v1/track',
+      '{"userId":"constructor-user","event":"E","properties":{"constructor":"Ferrari","prototype":"v2"}}',
+    );
     expect(res.status).toBe(200);
-    expect((await storedText('constructor-user')).call.properties).toEqual({ constructor: 'Ferrari', prototype: 'v2' });
+    expect((await storedText('constructor-user')).call.properties).toEqual({
+      constructor: 'Ferrari',
+      prototype: 'v2',
+    });
   });
 
   it('stores integers beyond 2^53, and numbers beyond a double, digit for digit', async () => {
-    const res = await post('/v1/track', '{"userId":"big-numbers","event":"E","properties":{"id":12345678901234567890,"neg":-98765432109876543210,"safe":9007199254740991,"huge":1e400,"pi":3.14}}');
+    const res = await post(
+      '/v1/track',
+      '{"userId":"big-numbers","event":"E","properties":{"id":12345678901234567890,"neg":-98765432109876543210,"safe":9007199254740991,"huge":1e400,"pi":3.14}}',
+    );
     expect(res.status).toBe(200);
     const { text } = await storedText('big-numbers');
-    expect(text).toContain('"properties":{"id":12345678901234567890,"neg":-98765432109876543210,"safe":9007199254740991,"huge":1e400,"pi":3.14}');
+    expect(text).toContain(
+      '"properties":{"id":12345678901234567890,"neg":-98765432109876543210,"safe":9007199254740991,"huge":1e400,"pi":3.14}',
+    );
   });
 
   it('keeps odd unicode: lone surrogate escapes, NUL, emoji, right-to-left text', async () => {
-    const res = await post('/v1/track', '{"userId":"unicode","event":"E \\ud800 \\u0000 \\udfff","properties":{"😀":"👩‍👩‍👧","rtl":"שלום","nul":"a\\u0000b"}}');
+    const res = await post(
+      '/v1/track',
+      '{"userId":"unicode","event":"E \\ud800 \\u0000 \\udfff","properties":{"😀":"👩‍👩‍👧","rtl":"שלום","nul":"a\\u0000b"}}',
+    );
     expect(res.status).toBe(200);
     const { call } = await storedText('unicode');
     expect(call.event).toBe('E \ud800 \u0000 \udfff');
@@ -111,12 +186,43 @@ describe('hostile input against a running ingest (real broker)', () => {
 
   it('answers every generated hostile body with a 2xx or a 4xx, never a 5xx', async () => {
     const random = seeded(20);
-    const pieces = ['{', '}', '[', ']', '"', '\\', ':', ',', '1', '-', 'e', '.', '9'.repeat(30), 'null', 'true', '"__proto__"', '"\\ud800"', '\u0000', '😀', '"userId":"u"', '"event":"E"', '"batch":', '{"type":"track",'];
+    const pieces = [
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      '\\',
+      ':',
+      ',',
+      '1',
+      '-',
+      'e',
+      '.',
+      '9'.repeat(30),
+      'null',
+      'true',
+      '"__proto__"',
+      '"\\ud800"',
+      '\u0000',
+      '😀',
+      '"userId":"u"',
+      '"event":"E"',
+      '"batch":',
+      '{"type":"track",',
+    ];
     const statuses = new Map<number, number>();
     for (let i = 0; i < 300; i++) {
-      const parts = Array.from({ length: 1 + Math.floor(random() * 60) }, () => pieces[Math.floor(random() * pieces.length)]);
-      const body = i % 3 === 0 ? `{"userId":"u","event":"E","properties":{"x":${parts.join('')}}}` : parts.join('');
-      const bytes = i % 7 === 0 ? Buffer.concat([Buffer.from(body), Buffer.from([0x80 + Math.floor(random() * 0x7f)])]) : Buffer.from(body);
+      const parts = Array.from(
+        { length: 1 + Math.floor(random() * 60) },
+        () => pieces[Math.floor(random() * pieces.length)],
+      );
+      const body =
+        i % 3 === 0 ? `{"userId":"u","event":"E","properties":{"x":${parts.join('')}}}` : parts.join('');
+      const bytes =
+        i % 7 === 0
+          ? Buffer.concat([Buffer.from(body), Buffer.from([0x80 + Math.floor(random() * 0x7f)])])
+          : Buffer.from(body);
       const path = i % 2 === 0 ? '/v1/track' : '/v1/batch';
       const status = (await post(path, bytes)).status;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);

@@ -27,7 +27,9 @@ export function parseJsonBody(bytes: Buffer, maxDepth: number): unknown {
   if (!isUtf8(bytes)) throw new BodyError('body is not valid UTF-8');
   const shape = scanJson(bytes, maxDepth);
   if (shape.depth > maxDepth) {
-    throw new BodyError(`body nests objects and arrays more than ${maxDepth} levels deep; the limit is ${maxDepth} (INGEST_MAX_JSON_DEPTH)`);
+    throw new BodyError(
+      `body nests objects and arrays more than ${maxDepth} levels deep; the limit is ${maxDepth} (INGEST_MAX_JSON_DEPTH)`,
+    );
   }
   let body: unknown;
   try {

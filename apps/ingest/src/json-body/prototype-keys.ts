@@ -9,14 +9,21 @@ export const PROTOTYPE_KEY_REASON = 'this key names a JavaScript prototype and i
 export function prototypeKeyPaths(message: unknown): string[] {
   const paths: string[] = [];
   // Iterative: the depth was bounded before parsing, but no walk of caller data recurses.
-  const pending: Array<{ value: unknown; path: string; inConstructor: boolean }> = [{ value: message, path: '', inConstructor: false }];
+  const pending: Array<{ value: unknown; path: string; inConstructor: boolean }> = [
+    { value: message, path: '', inConstructor: false },
+  ];
   while (pending.length > 0) {
     const { value, path, inConstructor } = pending.pop()!;
     if (typeof value !== 'object' || value === null) continue;
     for (const key of Object.keys(value)) {
       const keyPath = path ? `${path}.${key}` : key;
       if (key === '__proto__' || (inConstructor && key === 'prototype')) paths.push(keyPath);
-      else pending.push({ value: (value as Record<string, unknown>)[key], path: keyPath, inConstructor: key === 'constructor' && !Array.isArray(value) });
+      else
+        pending.push({
+          value: (value as Record<string, unknown>)[key],
+          path: keyPath,
+          inConstructor: key === 'constructor' && !Array.isArray(value),
+        });
     }
   }
   return paths.sort();

@@ -3,7 +3,16 @@ import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames, topicsOf } from '@switchyard/contracts';
 import { kafkaConnection, topicPolicy, topicSpecs } from '@switchyard/config';
-import { BatchingProducer, BrokerProbe, checkKafkaConnection, compressionType, createKafka, DEFAULT_BATCHING, ensureTopics, KafkaConnection } from '@switchyard/kafka';
+import {
+  BatchingProducer,
+  BrokerProbe,
+  checkKafkaConnection,
+  compressionType,
+  createKafka,
+  DEFAULT_BATCHING,
+  ensureTopics,
+  KafkaConnection,
+} from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { IngestSettings } from '../ingest-settings';
 import { LOGGER, TOPICS } from '../ingest.tokens';
@@ -31,7 +40,10 @@ export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.connection = kafkaConnection(settings);
     this.kafka = createKafka('switchyard-ingest', this.connection, logger);
-    this.producer = this.kafka.producer({ allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+    this.producer = this.kafka.producer({
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     this.batching = new BatchingProducer(this.producer, {
       ...DEFAULT_BATCHING,
       lingerMs: settings.produceLingerMs,
@@ -46,7 +58,11 @@ export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await checkKafkaConnection(this.kafka, this.connection);
-    await ensureTopics(this.kafka, topicSpecs(topicsOf('ingest', this.topics), this.settings), topicPolicy(this.settings));
+    await ensureTopics(
+      this.kafka,
+      topicSpecs(topicsOf('ingest', this.topics), this.settings),
+      topicPolicy(this.settings),
+    );
     await this.producer.connect();
     await this.probe.start();
     this.logger.info({ brokers: this.settings.kafkaBrokers }, 'connected to Kafka');

@@ -1,6 +1,12 @@
 import { Body, Controller, HttpCode, HttpException, Inject, Post, UseGuards } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { AudienceSyncBody, DeletionRequestBody, FieldError, validateAudienceSyncBody, validateDeletionRequestBody } from '@switchyard/contracts';
+import {
+  AudienceSyncBody,
+  DeletionRequestBody,
+  FieldError,
+  validateAudienceSyncBody,
+  validateDeletionRequestBody,
+} from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { LOGGER } from '../ingest.tokens';
 import { AdminTokenGuard } from '@switchyard/service';
@@ -17,7 +23,9 @@ function badRequest(message: string, errors: FieldError[] = []): never {
  * instance's prototype: the rules would check inherited values that the stored body lacks.
  */
 function prototypeKeyProblems(body: unknown): FieldError[] {
-  return mayHoldPrototypeKeys(body) ? prototypeKeyPaths(body).map((field) => ({ field, reason: PROTOTYPE_KEY_REASON })) : [];
+  return mayHoldPrototypeKeys(body)
+    ? prototypeKeyPaths(body).map((field) => ({ field, reason: PROTOTYPE_KEY_REASON }))
+    : [];
 }
 
 /** Admin endpoints: audience and computed-trait syncs from the personalization product, and deletion requests. */
@@ -36,7 +44,8 @@ export class PersonalizationController {
     const problems = [...prototypeKeyProblems(body), ...validateAudienceSyncBody(body)];
     if (problems.length > 0) badRequest('invalid audience sync', problems);
     const sync = body as AudienceSyncBody;
-    if (!this.workspace.source(sync.computation.sourceId)) badRequest(`unknown source "${sync.computation.sourceId}"`);
+    if (!this.workspace.source(sync.computation.sourceId))
+      badRequest(`unknown source "${sync.computation.sourceId}"`);
     await this.stored(() => this.personalization.acceptAudienceSync(sync));
     return { success: true };
   }
@@ -59,7 +68,10 @@ export class PersonalizationController {
       return await write();
     } catch (error) {
       this.logger.error({ err: error }, 'Kafka did not acknowledge the admin request');
-      throw new HttpException({ success: false, error: 'unavailable', message: 'the request could not be stored; retry later' }, 503);
+      throw new HttpException(
+        { success: false, error: 'unavailable', message: 'the request could not be stored; retry later' },
+        503,
+      );
     }
   }
 }

@@ -6,7 +6,13 @@ import { simpleWorkspace, WorkspaceFile } from '../../../../test/support/workspa
 jest.setTimeout(60_000);
 
 const ADMIN_TOKEN = 'admin-token-for-tests-0001';
-const computation = { class: 'audience', id: 'aud_1', name: 'High Value Users', spaceId: 'spa_1', sourceId: 'src-1' };
+const computation = {
+  class: 'audience',
+  id: 'aud_1',
+  name: 'High Value Users',
+  spaceId: 'spa_1',
+  sourceId: 'src-1',
+};
 
 describe('ingest admin endpoints: audience syncs and deletions (real broker)', () => {
   let ingest: RunningIngest;
@@ -55,8 +61,16 @@ describe('ingest admin endpoints: audience syncs and deletions (real broker)', (
   });
 
   it('writes snapshot pages keyed by audience id, all on one partition, stamped on receipt', async () => {
-    for (const [page, final] of [[1, false], [2, false], [3, true]] as const) {
-      const res = await post('/admin/v1/audience-syncs', { syncId: 'sync-1', computation, snapshot: { page, final, members: [{ userId: `u${page}` }] } });
+    for (const [page, final] of [
+      [1, false],
+      [2, false],
+      [3, true],
+    ] as const) {
+      const res = await post('/admin/v1/audience-syncs', {
+        syncId: 'sync-1',
+        computation,
+        snapshot: { page, final, members: [{ userId: `u${page}` }] },
+      });
       expect([res.status, await answer(res)]).toEqual([200, { success: true }]);
     }
     const pages = await reader.waitFor(3, (r) => r.topic === topicNames(namespace).audiences);
@@ -67,13 +81,30 @@ describe('ingest admin endpoints: audience syncs and deletions (real broker)', (
   });
 
   it('refuses invalid syncs with a reason per field', async () => {
-    const res = await post('/admin/v1/audience-syncs', { syncId: 'sync-2', computation: { ...computation, sourceId: 'nope' }, delta: { added: [], removed: [] } });
+    const res = await post('/admin/v1/audience-syncs', {
+      syncId: 'sync-2',
+      computation: { ...computation, sourceId: 'nope' },
+      delta: { added: [], removed: [] },
+    });
     expect(res.status).toBe(400);
     expect((await answer(res)).message).toContain('unknown source "nope"');
-    const both = await post('/admin/v1/audience-syncs', { syncId: 's', computation, delta: { added: [], removed: [] }, snapshot: { page: 1, final: true, members: [] } });
-    expect((await answer(both)).errors).toEqual([{ field: 'delta', reason: 'exactly one of snapshot or delta is required' }]);
-    const trait = await post('/admin/v1/audience-syncs', { syncId: 's', computation: { ...computation, class: 'computed_trait' }, delta: { added: [{ userId: 'u' }], removed: [] } });
-    expect((await answer(trait)).errors).toEqual([{ field: 'delta.added.0.value', reason: 'a computed trait member needs a value (not null)' }]);
+    const both = await post('/admin/v1/audience-syncs', {
+      syncId: 's',
+      computation,
+      delta: { added: [], removed: [] },
+      snapshot: { page: 1, final: true, members: [] },
+    });
+    expect((await answer(both)).errors).toEqual([
+      { field: 'delta', reason: 'exactly one of snapshot or delta is required' },
+    ]);
+    const trait = await post('/admin/v1/audience-syncs', {
+      syncId: 's',
+      computation: { ...computation, class: 'computed_trait' },
+      delta: { added: [{ userId: 'u' }], removed: [] },
+    });
+    expect((await answer(trait)).errors).toEqual([
+      { field: 'delta.added.0.value', reason: 'a computed trait member needs a value (not null)' },
+    ]);
   });
 
   it('accepts a deletion request and writes it with a request id', async () => {
@@ -81,7 +112,12 @@ describe('ingest admin endpoints: audience syncs and deletions (real broker)', (
     const body = await answer(res);
     expect([res.status, body.success]).toEqual([200, true]);
     const [record] = await reader.waitFor(1, (r) => r.topic === topicNames(namespace).deletions);
-    expect(record.value).toEqual({ requestId: body.requestId, userIds: ['u-1', 'u-2'], sourceIds: ['src-1'], requestedAt: expect.any(String) });
+    expect(record.value).toEqual({
+      requestId: body.requestId,
+      userIds: ['u-1', 'u-2'],
+      sourceIds: ['src-1'],
+      requestedAt: expect.any(String),
+    });
     expect((await post('/admin/v1/deletions', { userIds: [] })).status).toBe(400);
     expect((await post('/admin/v1/deletions', { userIds: ['u'], sourceIds: ['nope'] })).status).toBe(400);
   });

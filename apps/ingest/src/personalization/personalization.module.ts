@@ -9,7 +9,11 @@ import { PersonalizationService } from './personalization.service';
   controllers: [PersonalizationController],
   providers: [
     PersonalizationService,
-    { provide: AdminToken, useFactory: (settings: IngestSettings) => new AdminToken(settings.adminToken), inject: [IngestSettings] },
+    {
+      provide: AdminToken,
+      useFactory: (settings: IngestSettings) => new AdminToken(settings.adminToken),
+      inject: [IngestSettings],
+    },
     AdminTokenGuard,
   ],
 })

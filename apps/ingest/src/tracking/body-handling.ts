@@ -15,11 +15,15 @@ export function registerBodyHandling(fastify: FastifyInstance): void {
   // Only JSON bodies: Fastify's default text/plain parser would hand a string to the Tracking API.
   fastify.removeContentTypeParser('text/plain');
   fastify.addHook('preParsing', async (request, reply, payload) => {
-    const encoding = String(request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+    const encoding = String(request.headers['content-encoding'] ?? 'identity')
+      .trim()
+      .toLowerCase();
     if (encoding === 'identity' || encoding === '') return payload;
     const decoder = DECODERS[encoding];
     if (!decoder) {
-      const error = new Error(`Content-Encoding "${encoding}" is not supported; send identity, gzip or deflate`) as Error & { statusCode: number };
+      const error = new Error(
+        `Content-Encoding "${encoding}" is not supported; send identity, gzip or deflate`,
+      ) as Error & { statusCode: number };
       error.statusCode = 415;
       throw error;
     }

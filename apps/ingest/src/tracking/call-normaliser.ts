@@ -51,7 +51,9 @@ function mergeUnder(defaults: JsonObject | undefined, own: JsonObject | undefine
 
 /** A copy with `ip` when the call has none: the caller's own objects are never changed. */
 function withIp(context: JsonObject, clientIp: string | undefined): JsonObject {
-  return clientIp === undefined || (context.ip !== undefined && context.ip !== null) ? context : { ...context, ip: clientIp };
+  return clientIp === undefined || (context.ip !== undefined && context.ip !== null)
+    ? context
+    : { ...context, ip: clientIp };
 }
 
 function copyStrings(from: JsonObject, to: Call, keys: Array<keyof Call & string>): void {

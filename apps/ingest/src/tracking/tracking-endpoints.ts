@@ -5,13 +5,21 @@ import { CallType } from '@switchyard/contracts';
  * and the mobile SDKs post to `/v1/t`, `/v1/b`, …), and a batch under batch, import and b.
  */
 const ENDPOINTS = new Map<string, CallType | 'batch'>([
-  ['identify', 'identify'], ['i', 'identify'],
-  ['track', 'track'], ['t', 'track'],
-  ['page', 'page'], ['p', 'page'],
-  ['screen', 'screen'], ['s', 'screen'],
-  ['group', 'group'], ['g', 'group'],
-  ['alias', 'alias'], ['a', 'alias'],
-  ['batch', 'batch'], ['b', 'batch'], ['import', 'batch'],
+  ['identify', 'identify'],
+  ['i', 'identify'],
+  ['track', 'track'],
+  ['t', 'track'],
+  ['page', 'page'],
+  ['p', 'page'],
+  ['screen', 'screen'],
+  ['s', 'screen'],
+  ['group', 'group'],
+  ['g', 'group'],
+  ['alias', 'alias'],
+  ['a', 'alias'],
+  ['batch', 'batch'],
+  ['b', 'batch'],
+  ['import', 'batch'],
 ]);
 
 export function trackingEndpoint(name: string): CallType | 'batch' | undefined {
@@ -27,5 +35,7 @@ const TRACKING_ROUTE = '/v1/:endpoint';
  */
 export function trackingRouteLabel(route: string, params: unknown): string {
   const endpoint = (params as { endpoint?: unknown } | undefined)?.endpoint;
-  return route === TRACKING_ROUTE && typeof endpoint === 'string' && trackingEndpoint(endpoint) ? `/v1/${endpoint}` : route;
+  return route === TRACKING_ROUTE && typeof endpoint === 'string' && trackingEndpoint(endpoint)
+    ? `/v1/${endpoint}`
+    : route;
 }

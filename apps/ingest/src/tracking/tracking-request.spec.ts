@@ -11,7 +11,12 @@ describe('parseTrackingRequest', () => {
   it('reads a batch with its batch-level context, integrations and sentAt', () => {
     const parsed = parseTrackingRequest(
       'batch',
-      { batch: [{ type: 'identify', userId: 'u1' }], context: { a: 1 }, integrations: { All: false }, sentAt: '2026-01-01T00:00:00Z' },
+      {
+        batch: [{ type: 'identify', userId: 'u1' }],
+        context: { a: 1 },
+        integrations: { All: false },
+        sentAt: '2026-01-01T00:00:00Z',
+      },
       limits,
     );
     expect(parsed).toEqual({
@@ -22,8 +27,22 @@ describe('parseTrackingRequest', () => {
   });
 
   it('fails the whole batch when one message is invalid, naming index and field', () => {
-    const parsed = parseTrackingRequest('batch', { batch: [{ type: 'identify', userId: 'u1' }, { type: 'track', userId: 'u1' }] }, limits);
-    expect(parsed).toMatchObject({ ok: false, status: 400, error: 'invalid_messages', errors: [{ index: 1, field: 'event' }] });
+    const parsed = parseTrackingRequest(
+      'batch',
+      {
+        batch: [
+          { type: 'identify', userId: 'u1' },
+          { type: 'track', userId: 'u1' },
+        ],
+      },
+      limits,
+    );
+    expect(parsed).toMatchObject({
+      ok: false,
+      status: 400,
+      error: 'invalid_messages',
+      errors: [{ index: 1, field: 'event' }],
+    });
   });
 
   it.each([[[]], [null]])('accepts an empty batch (%p) as nothing to write', (batch) => {
@@ -31,7 +50,11 @@ describe('parseTrackingRequest', () => {
   });
 
   it('refuses an oversize message with 413 and the limit', () => {
-    const parsed = parseTrackingRequest('identify', { userId: 'u1', traits: { blob: 'x'.repeat(300) } }, limits);
+    const parsed = parseTrackingRequest(
+      'identify',
+      { userId: 'u1', traits: { blob: 'x'.repeat(300) } },
+      limits,
+    );
     expect(parsed).toMatchObject({ ok: false, status: 413, error: 'message_too_large' });
     expect(!parsed.ok && parsed.errors?.[0].reason).toMatch(/the limit is 200/);
   });

@@ -15,7 +15,11 @@ export interface TrackingLimits {
 }
 
 export type ParsedRequest =
-  | { ok: true; messages: JsonObject[]; batch: { context?: JsonObject; integrations?: JsonObject; sentAt?: string } }
+  | {
+      ok: true;
+      messages: JsonObject[];
+      batch: { context?: JsonObject; integrations?: JsonObject; sentAt?: string };
+    }
   | { ok: false; status: 400 | 413; error: string; message: string; errors?: MessageError[] };
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,16 +31,30 @@ const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !==
  *
  * `endpoint` is the call type of `/v1/<type>`, or `batch` for `/v1/batch` and `/v1/import`.
  */
-export function parseTrackingRequest(endpoint: CallType | 'batch', body: unknown, limits: TrackingLimits): ParsedRequest {
+export function parseTrackingRequest(
+  endpoint: CallType | 'batch',
+  body: unknown,
+  limits: TrackingLimits,
+): ParsedRequest {
   if (!isObject(body)) {
-    return { ok: false, status: 400, error: 'invalid_body', message: 'the request body must be a JSON object' };
+    return {
+      ok: false,
+      status: 400,
+      error: 'invalid_body',
+      message: 'the request body must be a JSON object',
+    };
   }
   let messages: unknown[];
   if (endpoint === 'batch') {
     // analytics-go v2's Close() posts `"batch": null`; an empty batch writes nothing and is no error.
     const batch = body.batch === null ? [] : body.batch;
     if (!Array.isArray(batch)) {
-      return { ok: false, status: 400, error: 'invalid_body', message: '"batch" must be an array of messages' };
+      return {
+        ok: false,
+        status: 400,
+        error: 'invalid_body',
+        message: '"batch" must be an array of messages',
+      };
     }
     if (batch.length > limits.maxBatchMessages) {
       return {
@@ -57,12 +75,18 @@ export function parseTrackingRequest(endpoint: CallType | 'batch', body: unknown
   messages.forEach((message, index) => {
     if (checkKeys) {
       const paths = prototypeKeyPaths(message);
-      for (const field of paths) problems.push({ index, field, reason: PROTOTYPE_KEY_REASON, kind: 'invalid' });
+      for (const field of paths)
+        problems.push({ index, field, reason: PROTOTYPE_KEY_REASON, kind: 'invalid' });
       if (paths.length > 0) return;
     }
     const bytes = Buffer.byteLength(JSON.stringify(message) ?? '');
     if (bytes > limits.maxMessageBytes) {
-      problems.push({ index, field: '', reason: `message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}`, kind: 'too_large' });
+      problems.push({
+        index,
+        field: '',
+        reason: `message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}`,
+        kind: 'too_large',
+      });
       return;
     }
     for (const problem of validateCall(message)) problems.push({ index, ...problem });

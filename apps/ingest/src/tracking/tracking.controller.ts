@@ -45,21 +45,39 @@ export class TrackingController {
     @Body() body: unknown,
   ) {
     const kind = trackingEndpoint(endpoint);
-    if (!kind) refuse(404, 'not_found', `unknown endpoint /v1/${endpoint}; use identify, track, page, screen, group, alias, batch or import (or i, t, p, s, g, a, b)`);
+    if (!kind)
+      refuse(
+        404,
+        'not_found',
+        `unknown endpoint /v1/${endpoint}; use identify, track, page, screen, group, alias, batch or import (or i, t, p, s, g, a, b)`,
+      );
 
     const writeKey = extractWriteKey(authorization, body);
-    if (!writeKey) refuse(401, 'unauthorized', 'missing write key: send it as the HTTP Basic username, or as "writeKey" in the body');
+    if (!writeKey)
+      refuse(
+        401,
+        'unauthorized',
+        'missing write key: send it as the HTTP Basic username, or as "writeKey" in the body',
+      );
     const source = this.workspace.sourceByWriteKey(writeKey);
     if (!source) refuse(401, 'unauthorized', 'unknown write key');
     if (origin !== undefined && !isOriginAllowed(source.allowedOrigins, origin)) {
-      refuse(403, 'origin_not_allowed', `pages on ${origin} may not send this source's calls: the origin is not in its allowedOrigins`);
+      refuse(
+        403,
+        'origin_not_allowed',
+        `pages on ${origin} may not send this source's calls: the origin is not in its allowedOrigins`,
+      );
     }
 
     const parsed = parseTrackingRequest(kind, body, this.settings);
-    if (!parsed.ok) refuse(parsed.status, parsed.error, parsed.message, parsed.errors ? { errors: parsed.errors } : {});
+    if (!parsed.ok)
+      refuse(parsed.status, parsed.error, parsed.message, parsed.errors ? { errors: parsed.errors } : {});
 
     try {
-      await this.tracking.accept(source.id, parsed.messages, { ...parsed.batch, clientIp: clientAddress(ip) });
+      await this.tracking.accept(source.id, parsed.messages, {
+        ...parsed.batch,
+        clientIp: clientAddress(ip),
+      });
     } catch (error) {
       this.logger.error({ err: error, sourceId: source.id }, 'Kafka did not acknowledge the calls');
       refuse(503, 'unavailable', unstoredMessage(error));
@@ -70,6 +88,7 @@ export class TrackingController {
 
 /** What a 503 can promise: withdrawn records are never written; records already sent to Kafka may still be. */
 function unstoredMessage(error: unknown): string {
-  if (error instanceof ProduceTimeoutError && error.withdrawn) return `Kafka did not acknowledge within ${error.timeoutMs} ms; nothing was stored, retry later`;
+  if (error instanceof ProduceTimeoutError && error.withdrawn)
+    return `Kafka did not acknowledge within ${error.timeoutMs} ms; nothing was stored, retry later`;
   return 'the calls may not have been stored; retry later with the same messageIds, so a receiver can drop a copy that was stored after all';
 }

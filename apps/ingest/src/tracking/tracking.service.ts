@@ -19,7 +19,11 @@ export class TrackingService {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async accept(sourceId: string, messages: JsonObject[], request: Omit<RequestContext, 'newMessageId' | 'receivedAt'>): Promise<Call[]> {
+  async accept(
+    sourceId: string,
+    messages: JsonObject[],
+    request: Omit<RequestContext, 'newMessageId' | 'receivedAt'>,
+  ): Promise<Call[]> {
     const context: RequestContext = { ...request, receivedAt: new Date(), newMessageId: randomUUID };
     const calls = messages.map((m) => normaliseCall(m, context));
     // Each record carries this request's trace (its create span's context), whatever Kafka
@@ -32,7 +36,10 @@ export class TrackingService {
         value: JSON.stringify({ sourceId, call } satisfies IngestedEvent),
       })),
     );
-    annotateActiveSpan({ 'switchyard.source_id': sourceId, ...(calls.length === 1 ? { 'switchyard.message_id': calls[0].messageId } : {}) });
+    annotateActiveSpan({
+      'switchyard.source_id': sourceId,
+      ...(calls.length === 1 ? { 'switchyard.message_id': calls[0].messageId } : {}),
+    });
     await timedProduce(this.producer.send(records));
     for (const call of calls) accepted.inc({ type: call.type });
     this.logger.debug({ sourceId, count: calls.length }, 'calls accepted');

@@ -15,15 +15,21 @@ describe('extractWriteKey', () => {
   it('prefers the header to the body', () => {
     expect(extractWriteKey(basic('wk_header:'), { writeKey: 'wk_body' })).toBe('wk_header');
   });
-  it.each([[undefined, {}], ['Bearer abc', {}], [basic(':password'), {}], [undefined, { writeKey: 7 }], [undefined, null]])(
-    'finds none in %p / %p',
-    (header, body) => {
-      expect(extractWriteKey(header as string | undefined, body)).toBeUndefined();
-    },
-  );
+  it.each([
+    [undefined, {}],
+    ['Bearer abc', {}],
+    [basic(':password'), {}],
+    [undefined, { writeKey: 7 }],
+    [undefined, null],
+  ])('finds none in %p / %p', (header, body) => {
+    expect(extractWriteKey(header as string | undefined, body)).toBeUndefined();
+  });
   it('answers the same for a header it has seen before, and for one with a body fallback', () => {
     const header = basic('wk_again:');
     expect([extractWriteKey(header, {}), extractWriteKey(header, {})]).toEqual(['wk_again', 'wk_again']);
-    expect([extractWriteKey('Bearer x', { writeKey: 'a' }), extractWriteKey('Bearer x', { writeKey: 'b' })]).toEqual(['a', 'b']);
+    expect([
+      extractWriteKey('Bearer x', { writeKey: 'a' }),
+      extractWriteKey('Bearer x', { writeKey: 'b' }),
+    ]).toEqual(['a', 'b']);
   });
 });

@@ -15,7 +15,8 @@ const MAX_CACHED_HEADER_LENGTH = 256;
 export function extractWriteKey(authorization: string | undefined, body: unknown): string | undefined {
   const username = authorization ? basicUsername(authorization) : undefined;
   if (username) return username;
-  const fromBody = typeof body === 'object' && body !== null ? (body as { writeKey?: unknown }).writeKey : undefined;
+  const fromBody =
+    typeof body === 'object' && body !== null ? (body as { writeKey?: unknown }).writeKey : undefined;
   return typeof fromBody === 'string' && fromBody !== '' ? fromBody : undefined;
 }
 

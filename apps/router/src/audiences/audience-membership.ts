@@ -1,13 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { MemberRecord, SnapshotProgress, StateWrite } from '@switchyard/contracts';
 
-
 /** A membership change to tell the destinations about. */
 export interface MembershipChange {
   userId: string;
   value: unknown;
 }
-
 
 export interface SyncOutcome {
   changes: MembershipChange[];
@@ -47,16 +45,25 @@ export class AudienceMembership {
    * members no snapshot page confirmed leave, but only when every page 1..final was applied
    * (a snapshot with a gap removes no one, it would remove members of the missing page).
    */
-  applySnapshotPage(syncId: string, page: number, final: boolean, members: IncomingMember[], exitValue: unknown): SyncOutcome {
+  applySnapshotPage(
+    syncId: string,
+    page: number,
+    final: boolean,
+    members: IncomingMember[],
+    exitValue: unknown,
+  ): SyncOutcome {
     const outcome: SyncOutcome = { changes: [], writes: [] };
     if (this.progress?.syncId !== syncId) this.progress = { syncId, pages: [] };
     for (const member of members) this.enter(member, syncId, outcome);
-    if (!this.progress.pages.includes(page)) this.progress = { syncId, pages: [...this.progress.pages, page] };
+    if (!this.progress.pages.includes(page))
+      this.progress = { syncId, pages: [...this.progress.pages, page] };
     if (!final) {
       this.record({ kind: 'progress', progress: this.progress }, outcome);
       return outcome;
     }
-    const missing = Array.from({ length: page }, (_, i) => i + 1).filter((p) => !this.progress!.pages.includes(p));
+    const missing = Array.from({ length: page }, (_, i) => i + 1).filter(
+      (p) => !this.progress!.pages.includes(p),
+    );
     if (missing.length > 0) {
       outcome.warning = `snapshot ${syncId} ended at page ${page} without pages ${missing.join(', ')}: nobody was removed`;
     } else {
@@ -82,7 +89,8 @@ export class AudienceMembership {
     const current = this.members.get(userId);
     const changed = current === undefined || !isDeepStrictEqual(current.value, value);
     if (changed) outcome.changes.push({ userId, value });
-    if (changed || current.syncId !== syncId) this.record({ kind: 'member', userId, record: { value, syncId } }, outcome);
+    if (changed || current.syncId !== syncId)
+      this.record({ kind: 'member', userId, record: { value, syncId } }, outcome);
   }
 
   private leave(userId: string, exitValue: unknown, outcome: SyncOutcome): void {

@@ -51,7 +51,9 @@ export class AudienceSyncHandler implements BatchHandler {
     }
     const handled: HandledBatch = { outputs: [], changelog: [] };
     for (const [index, message] of batch.messages.entries()) {
-      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) => this.apply(batch, message, handled, span));
+      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) =>
+        this.apply(batch, message, handled, span),
+      );
       if ((index + 1) % HEARTBEAT_EVERY_RECORDS === 0) await heartbeat();
     }
     return handled;
@@ -65,21 +67,48 @@ export class AudienceSyncHandler implements BatchHandler {
     const decoded = decodeJson<AudienceSynced>(message.value);
     const problems = decoded.ok ? validateAudienceSynced(decoded.value) : [];
     if (!decoded.ok || problems.length > 0) {
-      const reason = decoded.ok ? `invalid audience sync: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}` : decoded.reason;
-      this.logger.warn({ topic: batch.topic, partition: batch.partition, offset: message.offset, reason }, 'audience sync dead-lettered');
+      const reason = decoded.ok
+        ? `invalid audience sync: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}`
+        : decoded.reason;
+      this.logger.warn(
+        { topic: batch.topic, partition: batch.partition, offset: message.offset, reason },
+        'audience sync dead-lettered',
+      );
       markDeadLettered(span, 'unreadable', reason);
-      handled.outputs.push(...traceRecordCreation([deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason)]));
+      handled.outputs.push(
+        ...traceRecordCreation([
+          deadLetter(
+            this.topics.eventsDead,
+            { topic: batch.topic, partition: batch.partition, message },
+            reason,
+          ),
+        ]),
+      );
       return;
     }
     const sync = decoded.value;
     const outcome = this.diff(batch.partition, sync);
-    if (outcome.warning) this.logger.warn({ computationId: sync.computation.id, syncId: sync.syncId }, outcome.warning);
-    span.setAttributes({ 'switchyard.computation_id': sync.computation.id, 'switchyard.sync_id': sync.syncId, 'switchyard.membership_changes': outcome.changes.length });
+    if (outcome.warning)
+      this.logger.warn({ computationId: sync.computation.id, syncId: sync.syncId }, outcome.warning);
+    span.setAttributes({
+      'switchyard.computation_id': sync.computation.id,
+      'switchyard.sync_id': sync.syncId,
+      'switchyard.membership_changes': outcome.changes.length,
+    });
     const destinations = this.workspace.destinationsOf(sync.computation.sourceId);
-    const calls = outcome.changes.flatMap((change) => routeCall(this.topics.deliveries, destinations, sync.computation.sourceId, membershipIdentify(sync, change)));
+    const calls = outcome.changes.flatMap((change) =>
+      routeCall(
+        this.topics.deliveries,
+        destinations,
+        sync.computation.sourceId,
+        membershipIdentify(sync, change),
+      ),
+    );
     for (const call of traceRecordCreation(calls)) handled.outputs.push(call);
     for (const write of outcome.writes) {
-      handled.changelog.push(changelogRecord(this.topics.audienceMembership, batch.partition, sync.computation.id, write));
+      handled.changelog.push(
+        changelogRecord(this.topics.audienceMembership, batch.partition, sync.computation.id, write),
+      );
     }
   }
 
@@ -87,7 +116,10 @@ export class AudienceSyncHandler implements BatchHandler {
     const audience = this.store.audience(partition, sync.computation.id);
     const leaving = exitValue(sync.computation);
     const asMembers = (members: Array<{ userId: string; value?: unknown }>) =>
-      members.map((m) => ({ userId: m.userId, value: sync.computation.class === 'audience' ? true : m.value }));
+      members.map((m) => ({
+        userId: m.userId,
+        value: sync.computation.class === 'audience' ? true : m.value,
+      }));
     if (sync.snapshot) {
       const { page, final, members } = sync.snapshot;
       return audience.applySnapshotPage(sync.syncId, page, final, asMembers(members), leaving);

@@ -6,6 +6,11 @@ import { OutputRecord } from '../pipeline/output-record';
  * audiences-topic record it came from, so the instance that owns an audience's input partition
  * finds its whole state on the same changelog partition.
  */
-export function changelogRecord(topic: string, partition: number, computationId: string, write: StateWrite): OutputRecord {
+export function changelogRecord(
+  topic: string,
+  partition: number,
+  computationId: string,
+  write: StateWrite,
+): OutputRecord {
   return { topic, partition, ...encodeMembershipChange(computationId, write) };
 }

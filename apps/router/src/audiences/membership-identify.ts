@@ -18,16 +18,30 @@ export function exitValue(computation: Computation): false | null {
  * computation's snake_case name, and `context.personas` saying where it came from. Its
  * messageId is derived from the sync and the change, so a replayed sync yields the same id.
  */
-export function membershipIdentify(sync: Pick<AudienceSynced, 'syncId' | 'computation' | 'receivedAt'>, change: MembershipChange): Call {
+export function membershipIdentify(
+  sync: Pick<AudienceSynced, 'syncId' | 'computation' | 'receivedAt'>,
+  change: MembershipChange,
+): Call {
   const { computation } = sync;
   const key = computationKey(computation);
   return {
     type: 'identify',
-    messageId: derivedMessageId('personas', computation.id, sync.syncId, change.userId, JSON.stringify(change.value)),
+    messageId: derivedMessageId(
+      'personas',
+      computation.id,
+      sync.syncId,
+      change.userId,
+      JSON.stringify(change.value),
+    ),
     userId: change.userId,
     traits: { [key]: change.value },
     context: {
-      personas: { computation_class: computation.class, computation_id: computation.id, computation_key: key, space_id: computation.spaceId },
+      personas: {
+        computation_class: computation.class,
+        computation_id: computation.id,
+        computation_key: key,
+        space_id: computation.spaceId,
+      },
     },
     integrations: {},
     timestamp: sync.receivedAt,

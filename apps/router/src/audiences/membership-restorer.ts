@@ -27,7 +27,11 @@ export class MembershipRestorer {
 
     const started = Date.now();
     let records = 0;
-    const consumer = this.kafka.consumer({ groupId: `${this.groupPrefix}.restore.${randomUUID()}`, maxWaitTimeInMs: 100, readUncommitted: false });
+    const consumer = this.kafka.consumer({
+      groupId: `${this.groupPrefix}.restore.${randomUUID()}`,
+      maxWaitTimeInMs: 100,
+      readUncommitted: false,
+    });
     const timer = setInterval(() => void keepAlive().catch(() => undefined), 1_000);
     try {
       await consumer.connect();
@@ -39,7 +43,9 @@ export class MembershipRestorer {
           if (remaining.size === 0) resolve();
         };
         // Emitted for every fetched batch, including those holding only transaction markers.
-        consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => reached(payload.partition, payload.lastOffset));
+        consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
+          reached(payload.partition, payload.lastOffset),
+        );
         consumer.on(consumer.events.CRASH, ({ payload }) => reject(payload.error));
         consumer
           .run({

@@ -14,7 +14,8 @@ export class MembershipStore {
 
   assign(partitions: number[]): void {
     this.assigned = new Set(partitions);
-    for (const partition of this.restored.keys()) if (!this.assigned.has(partition)) this.restored.delete(partition);
+    for (const partition of this.restored.keys())
+      if (!this.assigned.has(partition)) this.restored.delete(partition);
   }
 
   /** Partitions that need restoring before `partition` can be handled (it included). */

@@ -21,7 +21,10 @@ export interface SourceDirectory {
  * sources, or all of them) that has an enabled Webhooks destination. Integrations flags do not
  * apply: a deletion is not a call. Pure.
  */
-export function deleteNotifications(request: DeletionRequested, workspace: SourceDirectory): DeleteNotification[] {
+export function deleteNotifications(
+  request: DeletionRequested,
+  workspace: SourceDirectory,
+): DeleteNotification[] {
   const known = workspace.config.sources.map((s) => s.id);
   const affected = request.sourceIds ? known.filter((id) => request.sourceIds!.includes(id)) : known;
   return affected.flatMap((sourceId) => {
@@ -30,7 +33,10 @@ export function deleteNotifications(request: DeletionRequested, workspace: Sourc
     return [...new Set(request.userIds)].map((userId) => {
       const messageId = derivedMessageId('delete', request.requestId, sourceId, userId);
       const body = deleteEnvelope({ userId, timestamp: request.requestedAt, messageId });
-      return { destinations, message: { sourceId, userKey: userId, messageId, body, receivedAt: request.requestedAt } };
+      return {
+        destinations,
+        message: { sourceId, userKey: userId, messageId, body, receivedAt: request.requestedAt },
+      };
     });
   });
 }

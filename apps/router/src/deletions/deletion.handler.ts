@@ -23,7 +23,9 @@ export class DeletionHandler implements BatchHandler {
 
   async handle(batch: Batch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
     const outputs = batch.messages.flatMap((message) =>
-      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) => traceRecordCreation(this.fanOut(batch, message, span))),
+      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) =>
+        traceRecordCreation(this.fanOut(batch, message, span)),
+      ),
     );
     return { outputs, changelog: [] };
   }
@@ -32,13 +34,27 @@ export class DeletionHandler implements BatchHandler {
     const decoded = decodeJson<DeletionRequested>(message.value);
     const problems = decoded.ok ? validateDeletionRequested(decoded.value) : [];
     if (!decoded.ok || problems.length > 0) {
-      const reason = decoded.ok ? `invalid deletion request: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}` : decoded.reason;
-      this.logger.warn({ topic: batch.topic, offset: message.offset, reason }, 'deletion request dead-lettered');
+      const reason = decoded.ok
+        ? `invalid deletion request: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}`
+        : decoded.reason;
+      this.logger.warn(
+        { topic: batch.topic, offset: message.offset, reason },
+        'deletion request dead-lettered',
+      );
       markDeadLettered(span, 'unreadable', reason);
-      return [deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason)];
+      return [
+        deadLetter(
+          this.topics.eventsDead,
+          { topic: batch.topic, partition: batch.partition, message },
+          reason,
+        ),
+      ];
     }
     const notifications = deleteNotifications(decoded.value, this.workspace);
-    this.logger.info({ requestId: decoded.value.requestId, notifications: notifications.length }, 'deletion request fanned out');
+    this.logger.info(
+      { requestId: decoded.value.requestId, notifications: notifications.length },
+      'deletion request fanned out',
+    );
     span.setAttribute('switchyard.request_id', decoded.value.requestId);
     return notifications.flatMap((n) => deliveryRecords(this.topics.deliveries, n.destinations, n.message));
   }

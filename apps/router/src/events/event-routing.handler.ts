@@ -12,12 +12,19 @@ import { LOGGER, TOPICS } from '../router.tokens';
 import { readIngestedEvent } from './ingested-event-reader';
 
 const routed = metric('switchyard_router_calls_total', () => {
-  const counter = new Counter({ name: 'switchyard_router_calls_total', help: 'Calls read from the events topic, by outcome', labelNames: ['outcome'] });
+  const counter = new Counter({
+    name: 'switchyard_router_calls_total',
+    help: 'Calls read from the events topic, by outcome',
+    labelNames: ['outcome'],
+  });
   // Every outcome from 0, so increase() sees the first of each.
   for (const outcome of ['routed', 'no_destination', 'dead_lettered']) counter.inc({ outcome }, 0);
   return counter;
 });
-const jobsProduced = metric('switchyard_router_delivery_jobs_total', () => new Counter({ name: 'switchyard_router_delivery_jobs_total', help: 'Delivery jobs produced' }));
+const jobsProduced = metric(
+  'switchyard_router_delivery_jobs_total',
+  () => new Counter({ name: 'switchyard_router_delivery_jobs_total', help: 'Delivery jobs produced' }),
+);
 
 /** Events topic → one delivery job per receiving destination; unreadable records → dead letters. */
 @Injectable()
@@ -32,7 +39,9 @@ export class EventRoutingHandler implements BatchHandler {
     // Each record is processed in its own span, continuing the trace its headers carry, and its
     // jobs carry that trace on to delivery.
     const outputs = batch.messages.flatMap((message) =>
-      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) => traceRecordCreation(this.route(batch, message, span))),
+      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) =>
+        traceRecordCreation(this.route(batch, message, span)),
+      ),
     );
     return { outputs, changelog: [] };
   }
@@ -43,21 +52,41 @@ export class EventRoutingHandler implements BatchHandler {
     const { sourceId, call } = read.value;
     span.setAttributes({ 'switchyard.message_id': call.messageId, 'switchyard.source_id': sourceId });
     try {
-      const records = routeCall(this.topics.deliveries, this.workspace.destinationsOf(sourceId), sourceId, call);
+      const records = routeCall(
+        this.topics.deliveries,
+        this.workspace.destinationsOf(sourceId),
+        sourceId,
+        call,
+      );
       span.setAttribute('switchyard.delivery_jobs', records.length);
       routed.inc({ outcome: records.length > 0 ? 'routed' : 'no_destination' });
       jobsProduced.inc(records.length);
       return records;
     } catch (error) {
       // A call that passed validation but cannot be transformed is still one bad record, not a stuck partition.
-      return [this.deadLetter(batch, message, span, 'unroutable', `cannot route: ${(error as Error).message}`)];
+      return [
+        this.deadLetter(batch, message, span, 'unroutable', `cannot route: ${(error as Error).message}`),
+      ];
     }
   }
 
-  private deadLetter(batch: Batch, message: KafkaMessage, span: Span, failure: RouterDeadFailure, reason: string): OutputRecord {
+  private deadLetter(
+    batch: Batch,
+    message: KafkaMessage,
+    span: Span,
+    failure: RouterDeadFailure,
+    reason: string,
+  ): OutputRecord {
     routed.inc({ outcome: 'dead_lettered' });
     markDeadLettered(span, failure, reason);
-    this.logger.warn({ topic: batch.topic, partition: batch.partition, offset: message.offset, reason }, 'event dead-lettered');
-    return deadLetter(this.topics.eventsDead, { topic: batch.topic, partition: batch.partition, message }, reason);
+    this.logger.warn(
+      { topic: batch.topic, partition: batch.partition, offset: message.offset, reason },
+      'event dead-lettered',
+    );
+    return deadLetter(
+      this.topics.eventsDead,
+      { topic: batch.topic, partition: batch.partition, message },
+      reason,
+    );
   }
 }

@@ -11,7 +11,10 @@ describe('router: events → delivery jobs (real Kafka)', () => {
   });
 
   it('produces a job for exactly the calls the integrations object allows, under every rule', async () => {
-    harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] });
+    harness = await RouterHarness.start({
+      sources: [source('web')],
+      destinations: [webhooks('hooks', ['web'])],
+    });
     const cases: Array<[Call['integrations'], boolean]> = [
       [{}, true],
       [{ Webhooks: true }, true],
@@ -38,7 +41,13 @@ describe('router: events → delivery jobs (real Kafka)', () => {
       destinationId: 'hooks',
       sourceId: 'web',
       messageId: calls[0].messageId,
-      body: expect.objectContaining({ version: 1, type: 'track', event: 'Order Completed', userId: 'u-1', messageId: calls[0].messageId }),
+      body: expect.objectContaining({
+        version: 1,
+        type: 'track',
+        event: 'Order Completed',
+        userId: 'u-1',
+        messageId: calls[0].messageId,
+      }),
     });
     const record = harness.outputs.records.find((r) => r.value.messageId === calls[0].messageId);
     expect(record?.key).toBe('hooks:web:u-1');
@@ -56,7 +65,9 @@ describe('router: events → delivery jobs (real Kafka)', () => {
     await harness.sendCalls('ios', [ios]);
     await harness.sendCalls('backend', [backend]);
 
-    const jobs = await harness.outputs.waitFor(2, (r) => [web.messageId, ios.messageId].includes(r.value.messageId));
+    const jobs = await harness.outputs.waitFor(2, (r) =>
+      [web.messageId, ios.messageId].includes(r.value.messageId),
+    );
     expect(jobs.map((r) => [r.key, r.value.sourceId, r.value.destinationId]).sort()).toEqual([
       ['hooks:ios:u-ios', 'ios', 'hooks'],
       ['hooks:web:u-web', 'web', 'hooks'],
@@ -72,11 +83,17 @@ describe('router: events → delivery jobs (real Kafka)', () => {
     await harness.sendCalls('web', [before]);
     await harness.outputs.waitFor(1, (r) => r.value.messageId === before.messageId);
 
-    await harness.rewriteWorkspace({ sources, destinations: [webhooks('hooks', ['web'], false)] }, (store) => store.destination('hooks')?.enabled === false);
+    await harness.rewriteWorkspace(
+      { sources, destinations: [webhooks('hooks', ['web'], false)] },
+      (store) => store.destination('hooks')?.enabled === false,
+    );
     const whileOff = trackCall();
     await harness.sendCalls('web', [whileOff]);
 
-    await harness.rewriteWorkspace({ sources, destinations: [webhooks('hooks', ['web'], true)] }, (store) => store.destination('hooks')?.enabled === true);
+    await harness.rewriteWorkspace(
+      { sources, destinations: [webhooks('hooks', ['web'], true)] },
+      (store) => store.destination('hooks')?.enabled === true,
+    );
     const afterOn = trackCall();
     await harness.sendCalls('web', [afterOn]);
     await harness.outputs.waitFor(1, (r) => r.value.messageId === afterOn.messageId);
@@ -85,7 +102,10 @@ describe('router: events → delivery jobs (real Kafka)', () => {
   });
 
   it('dead-letters an unreadable and an invalid record with their reasons, and the partition keeps flowing', async () => {
-    harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] });
+    harness = await RouterHarness.start({
+      sources: [source('web')],
+      destinations: [webhooks('hooks', ['web'])],
+    });
     const key = 'web:u-1';
     const after = trackCall();
     await harness.producer.send({
@@ -99,15 +119,22 @@ describe('router: events → delivery jobs (real Kafka)', () => {
     });
     await harness.outputs.waitFor(1, (r) => r.value.messageId === after.messageId);
     const dead = await harness.outputs.waitFor(2, (r) => r.topic === harness!.topics.eventsDead);
-    const reasons = dead.map((r) => (r.value as unknown as { reason: string; value: string }));
-    expect(reasons[0]).toMatchObject({ reason: expect.stringContaining('value is not JSON'), value: '{not json', topic: harness.topics.events });
+    const reasons = dead.map((r) => r.value as unknown as { reason: string; value: string });
+    expect(reasons[0]).toMatchObject({
+      reason: expect.stringContaining('value is not JSON'),
+      value: '{not json',
+      topic: harness.topics.events,
+    });
     expect(reasons[1].reason).toContain('event is required for track');
     expect(dead[0].headers['x-switchyard-dead-reason']).toContain('not JSON');
     expect(dead.every((r) => r.key === key)).toBe(true);
   });
 
   it('routes the same way with transactions (ROUTER_TRANSACTIONAL=true)', async () => {
-    harness = await RouterHarness.start({ sources: [source('web')], destinations: [webhooks('hooks', ['web'])] }, { transactional: true });
+    harness = await RouterHarness.start(
+      { sources: [source('web')], destinations: [webhooks('hooks', ['web'])] },
+      { transactional: true },
+    );
     const call = trackCall();
     await harness.sendCalls('web', [call]);
     await harness.outputs.waitFor(1, (r) => r.value.messageId === call.messageId);

@@ -2,7 +2,16 @@ import { readIngestedEvent } from './ingested-event-reader';
 
 const valid = {
   sourceId: 'web',
-  call: { type: 'track', event: 'Signed Up', userId: 'u-1', messageId: 'm-1', timestamp: '2024-03-01T12:00:00.000Z', context: {}, integrations: {}, receivedAt: '2024-03-01T12:00:00.000Z' },
+  call: {
+    type: 'track',
+    event: 'Signed Up',
+    userId: 'u-1',
+    messageId: 'm-1',
+    timestamp: '2024-03-01T12:00:00.000Z',
+    context: {},
+    integrations: {},
+    receivedAt: '2024-03-01T12:00:00.000Z',
+  },
 };
 const bytes = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -17,10 +26,26 @@ describe('readIngestedEvent', () => {
     ['a JSON array', bytes([1]), 'must be a JSON object'],
     ['a missing sourceId', bytes({ call: valid.call }), 'sourceId must be a non-empty string'],
     ['a missing call', bytes({ sourceId: 'web' }), 'each message must be a JSON object'],
-    ['an unknown call type', bytes({ ...valid, call: { ...valid.call, type: 'jump' } }), 'type must be one of'],
-    ['a track without event', bytes({ ...valid, call: { ...valid.call, event: undefined } }), 'call.event: event is required for track'],
-    ['a call without messageId', bytes({ ...valid, call: { ...valid.call, messageId: undefined } }), 'call.messageId: required'],
-    ['a call without timestamp', bytes({ ...valid, call: { ...valid.call, timestamp: undefined } }), 'call.timestamp: required'],
+    [
+      'an unknown call type',
+      bytes({ ...valid, call: { ...valid.call, type: 'jump' } }),
+      'type must be one of',
+    ],
+    [
+      'a track without event',
+      bytes({ ...valid, call: { ...valid.call, event: undefined } }),
+      'call.event: event is required for track',
+    ],
+    [
+      'a call without messageId',
+      bytes({ ...valid, call: { ...valid.call, messageId: undefined } }),
+      'call.messageId: required',
+    ],
+    [
+      'a call without timestamp',
+      bytes({ ...valid, call: { ...valid.call, timestamp: undefined } }),
+      'call.timestamp: required',
+    ],
   ])('refuses %s with a reason', (_what, value, reason) => {
     const result = readIngestedEvent(value);
     expect(result.ok).toBe(false);

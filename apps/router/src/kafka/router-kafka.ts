@@ -3,7 +3,17 @@ import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames, TopicRow, topicsOf } from '@switchyard/contracts';
 import { topicPolicy, topicSpecs } from '@switchyard/config';
-import { BrokerProbe, checkKafkaConnection, compressionType, ConsumerLagMonitor, ensureTopics, exportConsumerLag, KafkaConnection, retryTransient, TopicSpec } from '@switchyard/kafka';
+import {
+  BrokerProbe,
+  checkKafkaConnection,
+  compressionType,
+  ConsumerLagMonitor,
+  ensureTopics,
+  exportConsumerLag,
+  KafkaConnection,
+  retryTransient,
+  TopicSpec,
+} from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { ConsumeTransformProduce } from '../pipeline/consume-transform-produce';
 import { BatchHandler } from '../pipeline/batch-handler';
@@ -42,20 +52,29 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
       this.pipeline('deletions', [topics.deletions], deletions),
       this.pipeline('audiences', [topics.audiences], audiences),
     ];
-    this.lag = new ConsumerLagMonitor(kafka, this.pipelines.map((p) => ({ groupId: p.options.groupId, topics: p.options.topics })));
+    this.lag = new ConsumerLagMonitor(
+      kafka,
+      this.pipelines.map((p) => ({ groupId: p.options.groupId, topics: p.options.topics })),
+    );
     this.probe = new BrokerProbe(kafka);
     readiness.register('kafka', () => this.pipelines.every((p) => p.isRunning) && this.probe.reachable);
   }
 
   async onModuleInit(): Promise<void> {
     await checkKafkaConnection(this.kafka, this.connection);
-    const [sized, changelog] = partition(topicsOf('router', this.topics), (row) => row.partitions !== 'audiences');
+    const [sized, changelog] = partition(
+      topicsOf('router', this.topics),
+      (row) => row.partitions !== 'audiences',
+    );
     await this.ensureTopics(topicSpecs(sized, this.settings));
     await this.ensureChangelog(changelog);
     await Promise.all(this.pipelines.map((p) => retryTransient(() => p.start())));
     this.stopExportingLag = exportConsumerLag(this.lag);
     await this.probe.start();
-    this.logger.info({ brokers: this.settings.kafkaBrokers, transactional: this.settings.transactional }, 'router consuming');
+    this.logger.info(
+      { brokers: this.settings.kafkaBrokers, transactional: this.settings.transactional },
+      'router consuming',
+    );
   }
 
   /**
@@ -68,7 +87,9 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
     await this.ensureTopics(topicSpecs(rows, this.settings, { audiencesPartitions: inputPartitions }));
     const changelogPartitions = await this.partitionCount(this.topics.audienceMembership);
     if (changelogPartitions !== inputPartitions) {
-      throw new Error(`${this.topics.audienceMembership} has ${changelogPartitions} partitions but ${this.topics.audiences} has ${inputPartitions}; they must match`);
+      throw new Error(
+        `${this.topics.audienceMembership} has ${changelogPartitions} partitions but ${this.topics.audiences} has ${inputPartitions}; they must match`,
+      );
     }
   }
 

@@ -1,5 +1,13 @@
 import type { CompressionTypes, Producer, ProducerBatch, TopicMessages } from 'kafkajs';
-import { BatchingProducer, CommitPosition, compressionFor, MarkedPositions, MAX_PRODUCE_REQUEST_BYTES, recordBytes, topicMessages } from '@switchyard/kafka';
+import {
+  BatchingProducer,
+  CommitPosition,
+  compressionFor,
+  MarkedPositions,
+  MAX_PRODUCE_REQUEST_BYTES,
+  recordBytes,
+  topicMessages,
+} from '@switchyard/kafka';
 import { traceSend } from '@switchyard/telemetry';
 import { HandledBatch } from './batch-handler';
 import { OutputRecord } from './output-record';
@@ -30,7 +38,9 @@ export class TransactionalCommitter implements BatchCommitter {
       }
       await transaction.sendOffsets({
         consumerGroupId: this.groupId,
-        topics: [{ topic: position.topic, partitions: [{ partition: position.partition, offset: position.offset }] }],
+        topics: [
+          { topic: position.topic, partitions: [{ partition: position.partition, offset: position.offset }] },
+        ],
       });
       await transaction.commit();
     } catch (error) {
@@ -91,6 +101,13 @@ export function slices(records: OutputRecord[], maxBytes = MAX_PRODUCE_REQUEST_B
   return result;
 }
 
-function produceRequest(slice: Slice, compression: CompressionTypes): ProducerBatch & { topicMessages: TopicMessages[] } {
-  return { topicMessages: topicMessages([slice.records]), acks: -1, compression: compressionFor(compression, slice.bytes) };
+function produceRequest(
+  slice: Slice,
+  compression: CompressionTypes,
+): ProducerBatch & { topicMessages: TopicMessages[] } {
+  return {
+    topicMessages: topicMessages([slice.records]),
+    acks: -1,
+    compression: compressionFor(compression, slice.bytes),
+  };
 }

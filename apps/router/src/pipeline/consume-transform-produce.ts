@@ -70,7 +70,11 @@ export class ConsumeTransformProduce {
     // The default (Java-compatible) partitioner, which also honours a record's explicit partition
     // (changelog records are pinned beside their input). One request in flight keeps each
     // partition's records in order across retries.
-    const common: ProducerConfig = { maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner };
+    const common: ProducerConfig = {
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    };
     this.producer = kafka.producer(
       options.transactional
         ? // Unique per process: kafkajs cannot fence by consumer-group generation (KIP-447), so a
@@ -87,10 +91,19 @@ export class ConsumeTransformProduce {
       this.committer = new TransactionalCommitter(this.producer, options.groupId, options.compression);
     } else {
       const marked = new MarkedPositions();
-      this.offsets = { marked, committer: new OffsetCommitter(this.consumer, marked, options.commitIntervalMs, logger) };
+      this.offsets = {
+        marked,
+        committer: new OffsetCommitter(this.consumer, marked, options.commitIntervalMs, logger),
+      };
       // No linger: while one request is in flight the next fills up, which is batching enough.
       // The byte bound is the one that matters; the record bound only has to stay out of its way.
-      const batching = new BatchingProducer(this.producer, { lingerMs: 0, maxBatchRecords: 100_000, maxBatchBytes: MAX_PRODUCE_REQUEST_BYTES, maxInFlight: 1, compression: options.compression });
+      const batching = new BatchingProducer(this.producer, {
+        lingerMs: 0,
+        maxBatchRecords: 100_000,
+        maxBatchBytes: MAX_PRODUCE_REQUEST_BYTES,
+        maxInFlight: 1,
+        compression: options.compression,
+      });
       this.committer = new AcknowledgedCommitter(batching, marked);
     }
     this.restarter = new ConsumerRestarter(
@@ -124,7 +137,10 @@ export class ConsumeTransformProduce {
     await this.consumer.subscribe({ topics: this.options.topics, fromBeginning: true });
     await this.restarter.run();
     this.offsets?.committer.start();
-    this.logger.info({ pipeline: this.options.name, topics: this.options.topics, transactional: this.options.transactional }, 'pipeline started');
+    this.logger.info(
+      { pipeline: this.options.name, topics: this.options.topics, transactional: this.options.transactional },
+      'pipeline started',
+    );
   }
 
   get isRunning(): boolean {
@@ -152,10 +168,20 @@ export class ConsumeTransformProduce {
     return handling;
   }
 
-  private async handleBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async handleBatch({
+    batch,
+    resolveOffset,
+    heartbeat,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> {
     if (this.stopping || batch.isEmpty() || !isRunning() || isStale()) return;
     const handled = await this.handler.handle(batch, { heartbeat, consumerGroup: this.options.groupId });
-    const position = { topic: batch.topic, partition: batch.partition, offset: (BigInt(batch.lastOffset()) + 1n).toString() };
+    const position = {
+      topic: batch.topic,
+      partition: batch.partition,
+      offset: (BigInt(batch.lastOffset()) + 1n).toString(),
+    };
     try {
       await this.committer.commit(handled, position);
     } catch (error) {

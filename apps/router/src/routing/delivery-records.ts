@@ -10,7 +10,10 @@ export function enabledWebhooks(destinations: readonly Destination[]): Destinati
 }
 
 /** The source's destinations that receive a call with these integrations flags. */
-export function receivingDestinations(destinations: readonly Destination[], integrations: Record<string, unknown> | undefined): Destination[] {
+export function receivingDestinations(
+  destinations: readonly Destination[],
+  integrations: Record<string, unknown> | undefined,
+): Destination[] {
   return enabledWebhooks(destinations).filter((d) => integrationAllows(integrations, destinationKey(d)));
 }
 
@@ -28,14 +31,22 @@ export interface Addressed {
  * One deliveries-topic record per destination, keyed so one user's jobs for one destination stay
  * in order. The envelope is serialised once; every destination's record carries those bytes.
  */
-export function deliveryRecords(topic: string, destinations: readonly Destination[], message: Addressed): OutputRecord[] {
+export function deliveryRecords(
+  topic: string,
+  destinations: readonly Destination[],
+  message: Addressed,
+): OutputRecord[] {
   const value = JSON.stringify(message.body);
   const receivedAt = message.receivedAt === undefined ? undefined : Date.parse(message.receivedAt);
   return destinations.map((destination) => ({
     topic,
     key: deliveryKey(destination.id, message.sourceId, message.userKey),
     value,
-    headers: newJobHeaders({ destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId }, {}, receivedAt),
+    headers: newJobHeaders(
+      { destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId },
+      {},
+      receivedAt,
+    ),
   }));
 }
 
@@ -43,9 +54,20 @@ export function deliveryRecords(topic: string, destinations: readonly Destinatio
  * The routing rule for any call, ingested or generated (audience identify calls): the source's
  * enabled Webhooks destinations that the call's integrations allow, one job each.
  */
-export function routeCall(topic: string, sourceDestinations: readonly Destination[], sourceId: string, call: Call): OutputRecord[] {
+export function routeCall(
+  topic: string,
+  sourceDestinations: readonly Destination[],
+  sourceId: string,
+  call: Call,
+): OutputRecord[] {
   const destinations = receivingDestinations(sourceDestinations, call.integrations);
   if (destinations.length === 0) return [];
-  const message = { sourceId, userKey: call.userId ?? call.anonymousId ?? '', messageId: call.messageId, body: webhookEnvelope(call), receivedAt: call.receivedAt };
+  const message = {
+    sourceId,
+    userKey: call.userId ?? call.anonymousId ?? '',
+    messageId: call.messageId,
+    body: webhookEnvelope(call),
+    receivedAt: call.receivedAt,
+  };
   return deliveryRecords(topic, destinations, message);
 }

@@ -14,7 +14,11 @@ describe('integrationAllows (seed rule 5)', () => {
     ['R09 All false, another key true: off', { All: false, Mixpanel: true }, false],
     ['R10 All true, own key false: off', { All: true, Webhooks: false }, false],
     ['R11 keys are case-sensitive: "webhooks" false leaves it on', { webhooks: false }, true],
-    ['R12 keys are case-sensitive: All false, "webhooks" true leaves it off', { All: false, webhooks: true }, false],
+    [
+      'R12 keys are case-sensitive: All false, "webhooks" true leaves it off',
+      { All: false, webhooks: true },
+      false,
+    ],
     ['R13 "all" in lower case is not the All key', { all: false }, true],
     ['R14 options object under own key: on', { Webhooks: { retries: 2 } }, true],
     ['R15 options object under own key beats All false', { All: false, Webhooks: {} }, true],

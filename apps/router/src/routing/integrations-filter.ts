@@ -12,7 +12,10 @@ export const ALL_DESTINATIONS_KEY = 'All';
  * - any other value (string, number, null, array) says nothing: the key is ignored and the
  *   `All` default decides. A non-boolean `All` is ignored likewise (default: on).
  */
-export function integrationAllows(integrations: Record<string, unknown> | undefined, destinationKey: string): boolean {
+export function integrationAllows(
+  integrations: Record<string, unknown> | undefined,
+  destinationKey: string,
+): boolean {
   const own = integrations?.[destinationKey];
   if (typeof own === 'boolean') return own;
   if (isOptionsObject(own)) return true;

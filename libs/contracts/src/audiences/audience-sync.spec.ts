@@ -2,12 +2,22 @@ import { validateAudienceSyncBody } from './audience-sync';
 
 const body = (computation: object) => ({
   syncId: 's-1',
-  computation: { class: 'audience', id: 'aud_1', name: 'iOS 14 Users', spaceId: 'spa_1', sourceId: 'web', ...computation },
+  computation: {
+    class: 'audience',
+    id: 'aud_1',
+    name: 'iOS 14 Users',
+    spaceId: 'spa_1',
+    sourceId: 'web',
+    ...computation,
+  },
   delta: { added: [{ userId: 'u1' }], removed: [] },
 });
 
 describe('computation.traitKey', () => {
-  it.each([['an old key', 'i_os_14_users'], ['accented letters', 'straße_øst']])('accepts %s', (_name, traitKey) => {
+  it.each([
+    ['an old key', 'i_os_14_users'],
+    ['accented letters', 'straße_øst'],
+  ])('accepts %s', (_name, traitKey) => {
     expect(validateAudienceSyncBody(body({ traitKey }))).toEqual([]);
   });
 

@@ -35,36 +35,49 @@ const COMPUTATION_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 const TRAIT_KEY = /^[\p{L}\p{M}\p{N}_]{1,200}$/u;
 
 export class Computation {
-  @IsIn(COMPUTATION_CLASSES as unknown as string[], { message: `computation.class must be one of: ${COMPUTATION_CLASSES.join(', ')}` })
+  @IsIn(COMPUTATION_CLASSES as unknown as string[], {
+    message: `computation.class must be one of: ${COMPUTATION_CLASSES.join(', ')}`,
+  })
   class!: ComputationClass;
 
-  @IsString() @Matches(COMPUTATION_ID, { message: 'id may hold letters, digits, dot, dash and underscore (1-128)' })
+  @IsString()
+  @Matches(COMPUTATION_ID, { message: 'id may hold letters, digits, dot, dash and underscore (1-128)' })
   id!: string;
 
   /** Human name; its snake_case form is the trait key the receivers see. */
-  @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
   name!: string;
 
   /**
    * The trait key to send instead of the name's snake_case form: for receivers that rely on a key
    * an earlier version made (`i_os_14_users` for "iOS 14 Users"). Used exactly as given.
    */
-  @IsOptional() @IsString() @Matches(TRAIT_KEY, { message: 'computation.traitKey may hold letters, digits and underscores (1-200)' })
+  @IsOptional()
+  @IsString()
+  @Matches(TRAIT_KEY, { message: 'computation.traitKey may hold letters, digits and underscores (1-200)' })
   @NotEquals('__proto__', { message: 'computation.traitKey may not be __proto__' })
   traitKey?: string;
 
   /** The personalization space (`context.personas.space_id`). */
-  @IsString() @IsNotEmpty() @MaxLength(128)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
   spaceId!: string;
 
   /** The source whose destinations receive the resulting identify calls. */
-  @IsString() @IsNotEmpty() @MaxLength(128)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(128)
   sourceId!: string;
 }
 
 /** One user: audiences need only the id; computed traits carry the trait's value (any JSON but null). */
 export class Member {
-  @IsString() @IsNotEmpty() @MaxLength(512)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(512)
   userId!: string;
 
   @IsOptional()
@@ -73,22 +86,32 @@ export class Member {
 
 export class SnapshotPage {
   /** 1-based; a sync's pages are sent in order, one at a time. */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   page!: number;
 
   /** True on the last page: members not in any page of this sync then leave. */
   @IsBoolean()
   final!: boolean;
 
-  @IsArray() @ArrayMaxSize(MAX_MEMBERS_PER_PAGE) @ValidateNested({ each: true }) @Type(() => Member)
+  @IsArray()
+  @ArrayMaxSize(MAX_MEMBERS_PER_PAGE)
+  @ValidateNested({ each: true })
+  @Type(() => Member)
   members!: Member[];
 }
 
 export class Delta {
-  @IsArray() @ArrayMaxSize(MAX_MEMBERS_PER_PAGE) @ValidateNested({ each: true }) @Type(() => Member)
+  @IsArray()
+  @ArrayMaxSize(MAX_MEMBERS_PER_PAGE)
+  @ValidateNested({ each: true })
+  @Type(() => Member)
   added!: Member[];
 
-  @IsArray() @ArrayMaxSize(MAX_MEMBERS_PER_PAGE) @IsString({ each: true }) @IsNotEmpty({ each: true })
+  @IsArray()
+  @ArrayMaxSize(MAX_MEMBERS_PER_PAGE)
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
   removed!: string[];
 }
 
@@ -97,20 +120,27 @@ export class Delta {
  * full snapshot or explicit added/removed lists. All pages of a snapshot share one `syncId`.
  */
 export class AudienceSyncBody {
-  @IsString() @Matches(/^[A-Za-z0-9_.:-]{1,128}$/, { message: 'syncId may hold letters, digits, dot, colon, dash and underscore (1-128)' })
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.:-]{1,128}$/, {
+    message: 'syncId may hold letters, digits, dot, colon, dash and underscore (1-128)',
+  })
   syncId!: string;
 
-  @IsDefined() @ValidateNested() @Type(() => Computation)
+  @IsDefined()
+  @ValidateNested()
+  @Type(() => Computation)
   computation!: Computation;
 
   @ValidateIf((o: AudienceSyncBody) => o.delta === undefined)
   @IsDefined({ message: 'exactly one of snapshot or delta is required' })
-  @ValidateNested() @Type(() => SnapshotPage)
+  @ValidateNested()
+  @Type(() => SnapshotPage)
   snapshot?: SnapshotPage;
 
   @ValidateIf((o: AudienceSyncBody) => o.snapshot === undefined)
   @IsDefined({ message: 'exactly one of snapshot or delta is required' })
-  @ValidateNested() @Type(() => Delta)
+  @ValidateNested()
+  @Type(() => Delta)
   delta?: Delta;
 }
 
@@ -125,10 +155,14 @@ export interface AudienceSynced {
 }
 
 export function validateAudienceSyncBody(raw: unknown): FieldError[] {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [{ field: '', reason: 'body must be a JSON object' }];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return [{ field: '', reason: 'body must be a JSON object' }];
   const instance = plainToInstance(AudienceSyncBody, raw, { enableImplicitConversion: false });
-  const problems = flattenValidationErrors(validateSync(instance, { forbidUnknownValues: false, validationError: { target: false } }));
-  if (instance.snapshot !== undefined && instance.delta !== undefined) problems.push({ field: 'delta', reason: 'exactly one of snapshot or delta is required' });
+  const problems = flattenValidationErrors(
+    validateSync(instance, { forbidUnknownValues: false, validationError: { target: false } }),
+  );
+  if (instance.snapshot !== undefined && instance.delta !== undefined)
+    problems.push({ field: 'delta', reason: 'exactly one of snapshot or delta is required' });
   if (instance.computation?.class === 'computed_trait') problems.push(...traitValueProblems(instance));
   return problems;
 }
@@ -143,8 +177,12 @@ export function validateAudienceSynced(raw: unknown): FieldError[] {
 }
 
 function traitValueProblems(body: AudienceSyncBody): FieldError[] {
-  const [field, members] = body.snapshot ? ['snapshot.members', body.snapshot.members] : ['delta.added', body.delta?.added];
+  const [field, members] = body.snapshot
+    ? ['snapshot.members', body.snapshot.members]
+    : ['delta.added', body.delta?.added];
   return (members ?? []).flatMap((m, i) =>
-    m.value === undefined || m.value === null ? [{ field: `${field}.${i}.value`, reason: 'a computed trait member needs a value (not null)' }] : [],
+    m.value === undefined || m.value === null
+      ? [{ field: `${field}.${i}.value`, reason: 'a computed trait member needs a value (not null)' }]
+      : [],
   );
 }

@@ -12,11 +12,19 @@ describe('membership changelog', () => {
   });
 
   it('reads records written by the previous release (the format is pinned)', () => {
-    expect(decodeMembershipChange('aud_1:u1', Buffer.from('{"value":true,"syncId":"2026-11-22"}'))).toEqual({ computationId: 'aud_1', write: { kind: 'member', userId: 'u1', record: { value: true, syncId: '2026-11-22' } } });
-    expect(decodeMembershipChange('aud_1', Buffer.from('{"syncId":"2026-11-22","pages":[1]}'))).toEqual({ computationId: 'aud_1', write: { kind: 'progress', progress: { syncId: '2026-11-22', pages: [1] } } });
+    expect(decodeMembershipChange('aud_1:u1', Buffer.from('{"value":true,"syncId":"2026-11-22"}'))).toEqual({
+      computationId: 'aud_1',
+      write: { kind: 'member', userId: 'u1', record: { value: true, syncId: '2026-11-22' } },
+    });
+    expect(decodeMembershipChange('aud_1', Buffer.from('{"syncId":"2026-11-22","pages":[1]}'))).toEqual({
+      computationId: 'aud_1',
+      write: { kind: 'progress', progress: { syncId: '2026-11-22', pages: [1] } },
+    });
   });
 
   it('refuses a computation id that would make the key ambiguous', () => {
-    expect(() => encodeMembershipChange('aud:1', { kind: 'progress', progress: null })).toThrow(/holds a colon/);
+    expect(() => encodeMembershipChange('aud:1', { kind: 'progress', progress: null })).toThrow(
+      /holds a colon/,
+    );
   });
 });

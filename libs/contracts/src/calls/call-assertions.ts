@@ -22,7 +22,11 @@ type Assertion = (message: Message) => CallProblem | undefined;
 const MAX_ID_LENGTH = 512;
 
 const absent = (value: unknown) => value === undefined || value === null;
-const problem = (field: string, kind: FieldErrorKind, reason: string): CallProblem => ({ field, reason, kind });
+const problem = (field: string, kind: FieldErrorKind, reason: string): CallProblem => ({
+  field,
+  reason,
+  kind,
+});
 
 /** Characters as a reader counts them: an emoji is one, a variation selector none. */
 function characterCount(text: string): number {
@@ -38,7 +42,12 @@ function id(field: string, missing: string): Assertion {
     if (absent(value)) return problem(field, 'missing', missing);
     if (typeof value !== 'string') return problem(field, 'invalid', `${field} must be a string`);
     if (value === '') return problem(field, 'invalid', `${field} should not be empty`);
-    if (characterCount(value) > MAX_ID_LENGTH) return problem(field, 'invalid', `${field} must be shorter than or equal to ${MAX_ID_LENGTH} characters`);
+    if (characterCount(value) > MAX_ID_LENGTH)
+      return problem(
+        field,
+        'invalid',
+        `${field} must be shorter than or equal to ${MAX_ID_LENGTH} characters`,
+      );
     return undefined;
   };
 }
@@ -49,18 +58,24 @@ function optional(field: string, assertion: Assertion): Assertion {
 }
 
 function string(field: string): Assertion {
-  return (message) => (typeof message[field] === 'string' ? undefined : problem(field, 'invalid', `${field} must be a string`));
+  return (message) =>
+    typeof message[field] === 'string' ? undefined : problem(field, 'invalid', `${field} must be a string`);
 }
 
 function object(field: string): Assertion {
   return (message) => {
     const value = message[field];
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : problem(field, 'invalid', `${field} must be an object`);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? undefined
+      : problem(field, 'invalid', `${field} must be an object`);
   };
 }
 
 function timestamp(field: string): Assertion {
-  return (message) => (normaliseTimestamp(message[field]) !== undefined ? undefined : problem(field, 'invalid', `${field} must be an ISO 8601 date-time`));
+  return (message) =>
+    normaliseTimestamp(message[field]) !== undefined
+      ? undefined
+      : problem(field, 'invalid', `${field} must be an ISO 8601 date-time`);
 }
 
 const IDENTITY_REASON = 'userId or anonymousId is required (a non-empty string)';
@@ -91,7 +106,12 @@ const COMMON: Assertion[] = [
   optional('originalTimestamp', timestamp('originalTimestamp')),
 ];
 
-const PAGE: Assertion[] = [optional('name', string('name')), optional('category', string('category')), optional('properties', object('properties')), userIdentity];
+const PAGE: Assertion[] = [
+  optional('name', string('name')),
+  optional('category', string('category')),
+  optional('properties', object('properties')),
+  userIdentity,
+];
 
 /** Each call type's rules: its own fields first, then identity, then the common ones. */
 export const CALL_ASSERTIONS: Record<CallType, readonly Assertion[]> = {
@@ -99,6 +119,15 @@ export const CALL_ASSERTIONS: Record<CallType, readonly Assertion[]> = {
   track: [trackEvent, optional('properties', object('properties')), userIdentity, ...COMMON],
   page: [...PAGE, ...COMMON],
   screen: [...PAGE, ...COMMON],
-  group: [id('groupId', 'groupId is required for group'), optional('traits', object('traits')), userIdentity, ...COMMON],
-  alias: [id('userId', 'userId is required for alias'), id('previousId', 'previousId is required for alias'), ...COMMON],
+  group: [
+    id('groupId', 'groupId is required for group'),
+    optional('traits', object('traits')),
+    userIdentity,
+    ...COMMON,
+  ],
+  alias: [
+    id('userId', 'userId is required for alias'),
+    id('previousId', 'previousId is required for alias'),
+    ...COMMON,
+  ],
 };

@@ -13,7 +13,13 @@ export function validateCall(raw: unknown): CallProblem[] {
   }
   const type = (raw as Message).type;
   if (typeof type !== 'string' || !Object.hasOwn(CALL_ASSERTIONS, type)) {
-    return [{ field: 'type', reason: `type must be one of: ${CALL_TYPES.join(', ')}`, kind: absentType(type) ? 'missing' : 'invalid' }];
+    return [
+      {
+        field: 'type',
+        reason: `type must be one of: ${CALL_TYPES.join(', ')}`,
+        kind: absentType(type) ? 'missing' : 'invalid',
+      },
+    ];
   }
   const problems: CallProblem[] = [];
   for (const assertion of CALL_ASSERTIONS[type as CallType]) {

@@ -16,10 +16,15 @@ describe('normaliseTimestamp', () => {
     expect(normaliseTimestamp(input)).toBe(expected);
   });
 
-  it.each([['not a date'], ['2015-02-30T00:00:00Z'], ['2015-13-01T00:00:00Z'], ['2015-01-01'], [''], [1420167845000], [null]])(
-    'refuses %p',
-    (input) => {
-      expect(normaliseTimestamp(input)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['not a date'],
+    ['2015-02-30T00:00:00Z'],
+    ['2015-13-01T00:00:00Z'],
+    ['2015-01-01'],
+    [''],
+    [1420167845000],
+    [null],
+  ])('refuses %p', (input) => {
+    expect(normaliseTimestamp(input)).toBeUndefined();
+  });
 });

@@ -16,7 +16,8 @@ export function normaliseTimestamp(input: unknown): string | undefined {
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+    return undefined;
   const millis = Number(frac.padEnd(3, '0').slice(0, 3));
   let offsetMinutes = 0;
   if (zone !== 'Z' && zone !== 'z') {
@@ -24,7 +25,8 @@ export function normaliseTimestamp(input: unknown): string | undefined {
     const digits = zone.slice(1).replace(':', '');
     offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
   }
-  const utc = Date.UTC(Number(y), month - 1, day, hour, minute, Math.min(second, 59), millis) - offsetMinutes * 60_000;
+  const utc =
+    Date.UTC(Number(y), month - 1, day, hour, minute, Math.min(second, 59), millis) - offsetMinutes * 60_000;
   const date = new Date(utc);
   // Date.UTC rolls 31 February over into March; a calendar-invalid date is invalid input.
   const local = new Date(utc + offsetMinutes * 60_000);

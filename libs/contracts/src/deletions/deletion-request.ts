@@ -1,6 +1,15 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsOptional, IsString, MaxLength, validateSync } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  MaxLength,
+  validateSync,
+} from 'class-validator';
 import { flattenValidationErrors, FieldError } from '../validation-errors';
 import { normaliseTimestamp } from '../calls/timestamp';
 
@@ -11,13 +20,20 @@ export const MAX_DELETION_USER_IDS = 10_000;
 export class DeletionRequestBody {
   @IsArray()
   @ArrayMinSize(1, { message: 'userIds must name at least one user' })
-  @ArrayMaxSize(MAX_DELETION_USER_IDS, { message: `userIds may name at most ${MAX_DELETION_USER_IDS} users per request` })
-  @IsString({ each: true }) @IsNotEmpty({ each: true }) @MaxLength(512, { each: true })
+  @ArrayMaxSize(MAX_DELETION_USER_IDS, {
+    message: `userIds may name at most ${MAX_DELETION_USER_IDS} users per request`,
+  })
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
+  @MaxLength(512, { each: true })
   userIds!: string[];
 
   /** Limits the request to these sources; absent means every source. */
-  @IsOptional() @IsArray() @ArrayMinSize(1, { message: 'sourceIds, when given, must name at least one source' })
-  @IsString({ each: true }) @IsNotEmpty({ each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1, { message: 'sourceIds, when given, must name at least one source' })
+  @IsString({ each: true })
+  @IsNotEmpty({ each: true })
   sourceIds?: string[];
 }
 
@@ -34,9 +50,12 @@ export interface DeletionRequested {
 }
 
 export function validateDeletionRequestBody(raw: unknown): FieldError[] {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return [{ field: '', reason: 'body must be a JSON object' }];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return [{ field: '', reason: 'body must be a JSON object' }];
   const instance = plainToInstance(DeletionRequestBody, raw, { enableImplicitConversion: false });
-  return flattenValidationErrors(validateSync(instance, { forbidUnknownValues: false, validationError: { target: false } }));
+  return flattenValidationErrors(
+    validateSync(instance, { forbidUnknownValues: false, validationError: { target: false } }),
+  );
 }
 
 /** Checks a deletions-topic value: the body's rules plus the fields ingest adds. */
@@ -44,7 +63,9 @@ export function validateDeletionRequested(raw: unknown): FieldError[] {
   const problems = validateDeletionRequestBody(raw);
   if (problems.length > 0) return problems;
   const value = raw as Partial<DeletionRequested>;
-  if (typeof value.requestId !== 'string' || value.requestId === '') problems.push({ field: 'requestId', reason: 'requestId is required' });
-  if (normaliseTimestamp(value.requestedAt) === undefined) problems.push({ field: 'requestedAt', reason: 'requestedAt must be an ISO 8601 date-time' });
+  if (typeof value.requestId !== 'string' || value.requestId === '')
+    problems.push({ field: 'requestId', reason: 'requestId is required' });
+  if (normaliseTimestamp(value.requestedAt) === undefined)
+    problems.push({ field: 'requestedAt', reason: 'requestedAt must be an ISO 8601 date-time' });
   return problems;
 }

@@ -23,7 +23,8 @@ export interface DeadLetter {
 export function describeDeadRecord(partition: number, offset: string, headers: RecordHeaders): DeadLetter {
   const { ids, state, dead } = decodeDeliveryHeaders(headers);
   const { destinationId, sourceId, messageId } = ids;
-  const iso = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? undefined : new Date(ms).toISOString());
+  const iso = (ms: number | undefined) =>
+    ms === undefined || Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
   return {
     id: `${partition}:${offset}`,
     jobId: destinationId && messageId ? deliveryJobId(messageId, destinationId) : undefined,
@@ -39,4 +40,3 @@ export function describeDeadRecord(partition: number, offset: string, headers: R
     deadAt: iso(dead?.deadAt),
   };
 }
-

@@ -1,15 +1,46 @@
-import { decodeDeliveryAttempts, DeliveryAttempt, DeliveryAttemptsWriter, encodeDeliveryAttempts } from './delivery-attempt';
+import {
+  decodeDeliveryAttempts,
+  DeliveryAttempt,
+  DeliveryAttemptsWriter,
+  encodeDeliveryAttempts,
+} from './delivery-attempt';
 
 const attempt: DeliveryAttempt = {
-  destinationId: 'd1', messageId: 'm1', sourceId: 's1', userId: 'u1', type: 'track', event: 'Zoë Paid',
-  urlIndex: 0, urlHost: 'a.example:8443', status: 500, errorKind: 'status', error: 'HTTP 500', durationMs: 12.5,
-  attempt: 1, at: Date.UTC(2026, 0, 1), outcome: 'next-url', responseBody: '{"error":"boom"}',
+  destinationId: 'd1',
+  messageId: 'm1',
+  sourceId: 's1',
+  userId: 'u1',
+  type: 'track',
+  event: 'Zoë Paid',
+  urlIndex: 0,
+  urlHost: 'a.example:8443',
+  status: 500,
+  errorKind: 'status',
+  error: 'HTTP 500',
+  durationMs: 12.5,
+  attempt: 1,
+  at: Date.UTC(2026, 0, 1),
+  outcome: 'next-url',
+  responseBody: '{"error":"boom"}',
 };
 
 describe('delivery attempts codec', () => {
   it('round-trips several attempts in one record, every field kept', () => {
-    const second: DeliveryAttempt = { destinationId: 'd1', messageId: 'm1', sourceId: 's1', urlIndex: 1, status: 200, durationMs: 3, attempt: 1, at: Date.UTC(2026, 0, 1, 0, 0, 1), outcome: 'delivered' };
-    expect(decodeDeliveryAttempts(Buffer.from(encodeDeliveryAttempts([attempt, second])))).toEqual({ attempts: [attempt, second], refused: [] });
+    const second: DeliveryAttempt = {
+      destinationId: 'd1',
+      messageId: 'm1',
+      sourceId: 's1',
+      urlIndex: 1,
+      status: 200,
+      durationMs: 3,
+      attempt: 1,
+      at: Date.UTC(2026, 0, 1, 0, 0, 1),
+      outcome: 'delivered',
+    };
+    expect(decodeDeliveryAttempts(Buffer.from(encodeDeliveryAttempts([attempt, second])))).toEqual({
+      attempts: [attempt, second],
+      refused: [],
+    });
   });
 
   it('builds the same value attempt by attempt, starting a new one when the next attempt would not fit', () => {
@@ -37,11 +68,19 @@ describe('delivery attempts codec', () => {
     [null, 'not JSON'],
     ['{"a":1}', 'JSON array'],
   ])('refuses the value %p, saying %s', (value, reason) => {
-    expect(decodeDeliveryAttempts(value)).toEqual({ attempts: [], refused: [expect.stringContaining(reason)] });
+    expect(decodeDeliveryAttempts(value)).toEqual({
+      attempts: [],
+      refused: [expect.stringContaining(reason)],
+    });
   });
 
   it('keeps the attempts of a record and refuses its other items, naming each problem', () => {
-    const bad = [{ ...attempt, messageId: '' }, { ...attempt, attempt: '1' }, { ...attempt, outcome: 'lost' }, 'text'];
+    const bad = [
+      { ...attempt, messageId: '' },
+      { ...attempt, attempt: '1' },
+      { ...attempt, outcome: 'lost' },
+      'text',
+    ];
     const decoded = decodeDeliveryAttempts(JSON.stringify([attempt, ...bad]));
     expect(decoded.attempts).toEqual([attempt]);
     expect(decoded.refused).toEqual([

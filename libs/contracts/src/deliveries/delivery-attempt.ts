@@ -95,7 +95,8 @@ export class DeliveryAttemptsWriter {
     const room = this.capacity - this.length - 2;
     const size = json.length * MAX_BYTES_PER_CHAR <= room ? json.length : Buffer.byteLength(json);
     const finished = size > room && this.attempts > 0 ? this.take() : undefined;
-    if (size + 2 > this.capacity - this.length) this.buffer = Buffer.concat([this.buffer.subarray(0, this.length)], this.length + size + 2);
+    if (size + 2 > this.capacity - this.length)
+      this.buffer = Buffer.concat([this.buffer.subarray(0, this.length)], this.length + size + 2);
     this.buffer[this.length++] = this.attempts === 0 ? OPEN : SEPARATOR;
     this.length += this.buffer.write(json, this.length);
     this.attempts++;
@@ -122,7 +123,8 @@ export function decodeDeliveryAttempts(value: Buffer | string | null): DecodedAt
   } catch {
     return { attempts: [], refused: ['attempts record: value is not JSON'] };
   }
-  if (!Array.isArray(parsed)) return { attempts: [], refused: ['attempts record: value must be a JSON array of attempts'] };
+  if (!Array.isArray(parsed))
+    return { attempts: [], refused: ['attempts record: value must be a JSON array of attempts'] };
   const decoded: DecodedAttempts = { attempts: [], refused: [] };
   parsed.forEach((item: unknown, i) => {
     const problems = attemptProblems(item);
@@ -136,8 +138,14 @@ function attemptProblems(item: unknown): string[] {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return ['must be a JSON object'];
   const a = item as Record<string, unknown>;
   return [
-    ...(['destinationId', 'messageId', 'sourceId'] as const).filter((f) => typeof a[f] !== 'string' || a[f] === '').map((f) => `${f} must be a non-empty string`),
-    ...(['durationMs', 'attempt', 'at'] as const).filter((f) => typeof a[f] !== 'number').map((f) => `${f} must be a number`),
-    ...(ATTEMPT_OUTCOMES.includes(a.outcome as AttemptOutcome) ? [] : [`outcome must be one of ${ATTEMPT_OUTCOMES.join(', ')}`]),
+    ...(['destinationId', 'messageId', 'sourceId'] as const)
+      .filter((f) => typeof a[f] !== 'string' || a[f] === '')
+      .map((f) => `${f} must be a non-empty string`),
+    ...(['durationMs', 'attempt', 'at'] as const)
+      .filter((f) => typeof a[f] !== 'number')
+      .map((f) => `${f} must be a number`),
+    ...(ATTEMPT_OUTCOMES.includes(a.outcome as AttemptOutcome)
+      ? []
+      : [`outcome must be one of ${ATTEMPT_OUTCOMES.join(', ')}`]),
   ];
 }

@@ -1,7 +1,16 @@
-import { decodeDeliveryHeaders, decodeNotBefore, decodeReceivedAt, DeliveryRecordHeaders, deliveryKey, encodeDeliveryHeaders, newJobHeaders } from './delivery-record';
+import {
+  decodeDeliveryHeaders,
+  decodeNotBefore,
+  decodeReceivedAt,
+  DeliveryRecordHeaders,
+  deliveryKey,
+  encodeDeliveryHeaders,
+  newJobHeaders,
+} from './delivery-record';
 
 /** Headers as kafkajs hands them to a consumer: Buffers. */
-const asRead = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)]));
+const asRead = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)]));
 
 describe('delivery record headers', () => {
   const ids = { destinationId: 'dest-1', sourceId: 'web', messageId: 'm-1' };
@@ -10,7 +19,14 @@ describe('delivery record headers', () => {
     const retry: DeliveryRecordHeaders = {
       ids,
       trace: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
-      state: { attempt: 3, firstAttemptAt: 1_700_000_000_000, lastAttemptAt: 1_700_000_060_000, notBefore: 1_700_000_360_000, lastError: 'HTTP 503', replays: 1 },
+      state: {
+        attempt: 3,
+        firstAttemptAt: 1_700_000_000_000,
+        lastAttemptAt: 1_700_000_060_000,
+        notBefore: 1_700_000_360_000,
+        lastError: 'HTTP 503',
+        replays: 1,
+      },
       dead: undefined,
     };
     expect(decodeDeliveryHeaders(asRead(encodeDeliveryHeaders(retry)))).toEqual(retry);
@@ -26,7 +42,14 @@ describe('delivery record headers', () => {
       'x-switchyard-source-id': 'web',
       'x-switchyard-message-id': 'm-1',
     });
-    expect(decodeDeliveryHeaders(asRead(headers)).state).toEqual({ attempt: 0, replays: 0, firstAttemptAt: undefined, lastAttemptAt: undefined, notBefore: undefined, lastError: undefined });
+    expect(decodeDeliveryHeaders(asRead(headers)).state).toEqual({
+      attempt: 0,
+      replays: 0,
+      firstAttemptAt: undefined,
+      lastAttemptAt: undefined,
+      notBefore: undefined,
+      lastError: undefined,
+    });
   });
 
   it("carries the call's receipt time from the router's job through a retry, so the age at delivery counts from ingest", () => {
@@ -34,7 +57,12 @@ describe('delivery record headers', () => {
     const routed = newJobHeaders(ids, {}, receivedAt);
     expect(routed['x-switchyard-received-at']).toBe('2026-11-23T07:00:00.250Z');
     const { trace, receivedAt: carried } = decodeDeliveryHeaders(asRead(routed));
-    const retried = encodeDeliveryHeaders({ ids, trace, receivedAt: carried, state: { attempt: 1, replays: 0 } });
+    const retried = encodeDeliveryHeaders({
+      ids,
+      trace,
+      receivedAt: carried,
+      state: { attempt: 1, replays: 0 },
+    });
     expect(decodeReceivedAt(asRead(retried))).toBe(receivedAt);
     expect(decodeReceivedAt(asRead(newJobHeaders(ids)))).toBeUndefined();
     expect(decodeReceivedAt({ 'x-switchyard-received-at': Buffer.from('yesterday') })).toBeUndefined();
@@ -56,23 +84,43 @@ describe('delivery record headers', () => {
       'x-switchyard-dead-at': '2026-11-22T14:00:00.010Z',
     };
     expect(decodeDeliveryHeaders(asRead(written))).toEqual({
-      ids: { destinationId: 'demo-webhooks', sourceId: 'website', messageId: '941277b7-8194-4588-a51a-b421846626e4' },
+      ids: {
+        destinationId: 'demo-webhooks',
+        sourceId: 'website',
+        messageId: '941277b7-8194-4588-a51a-b421846626e4',
+      },
       trace: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
-      state: { attempt: 4, replays: 0, firstAttemptAt: Date.parse('2026-11-22T10:00:00.000Z'), lastAttemptAt: Date.parse('2026-11-22T14:00:00.000Z'), notBefore: undefined, lastError: 'HTTP 503' },
+      state: {
+        attempt: 4,
+        replays: 0,
+        firstAttemptAt: Date.parse('2026-11-22T10:00:00.000Z'),
+        lastAttemptAt: Date.parse('2026-11-22T14:00:00.000Z'),
+        notBefore: undefined,
+        lastError: 'HTTP 503',
+      },
       dead: { failure: 'window-spent', deadAt: Date.parse('2026-11-22T14:00:00.010Z') },
     });
   });
 
   it('carries only the trace context of the record it came from, and reads damaged counts and times as absent', () => {
-    const decoded = decodeDeliveryHeaders({ other: Buffer.from('x'), tracestate: Buffer.from('k=v'), 'x-switchyard-attempt': Buffer.from('x'), 'x-switchyard-not-before': Buffer.from('never') });
+    const decoded = decodeDeliveryHeaders({
+      other: Buffer.from('x'),
+      tracestate: Buffer.from('k=v'),
+      'x-switchyard-attempt': Buffer.from('x'),
+      'x-switchyard-not-before': Buffer.from('never'),
+    });
     expect(decoded.trace).toEqual({ tracestate: 'k=v' });
     expect(decoded.state.attempt).toBe(0);
     expect(decoded.state.notBefore).toBeUndefined();
-    expect(decodeNotBefore({ 'x-switchyard-not-before': Buffer.from('2026-01-01T00:00:00.000Z') })).toBe(Date.parse('2026-01-01T00:00:00.000Z'));
+    expect(decodeNotBefore({ 'x-switchyard-not-before': Buffer.from('2026-01-01T00:00:00.000Z') })).toBe(
+      Date.parse('2026-01-01T00:00:00.000Z'),
+    );
   });
 
   it('reads an empty id header as missing', () => {
-    expect(decodeDeliveryHeaders({ 'x-switchyard-destination-id': Buffer.from('') }).ids.destinationId).toBeUndefined();
+    expect(
+      decodeDeliveryHeaders({ 'x-switchyard-destination-id': Buffer.from('') }).ids.destinationId,
+    ).toBeUndefined();
   });
 });
 

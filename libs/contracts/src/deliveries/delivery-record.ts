@@ -84,7 +84,10 @@ export function deliveryJobId(messageId: string, destinationId: string): string 
  * key reads unambiguously; an id that would break that is refused here, not written.
  */
 export function deliveryKey(destinationId: string, sourceId: string, userKey: string): string {
-  for (const [name, id] of [['destinationId', destinationId], ['sourceId', sourceId]] as const) {
+  for (const [name, id] of [
+    ['destinationId', destinationId],
+    ['sourceId', sourceId],
+  ] as const) {
     if (id.includes(':')) throw new Error(`${name} "${id}" holds a colon, which delivery keys cannot carry`);
   }
   return `${destinationId}:${sourceId}:${userKey}`;
@@ -118,7 +121,11 @@ export function encodeDeliveryHeaders(record: DeliveryRecordHeaders): Record<str
 export const NEW_JOB: Readonly<RetryState> = Object.freeze({ attempt: 0, replays: 0 });
 
 /** Headers of a job as the router writes it: ids, trace context and the call's receipt time. */
-export function newJobHeaders(ids: DeliveryJobIds, trace: Record<string, string> = {}, receivedAt?: number): Record<string, string> {
+export function newJobHeaders(
+  ids: DeliveryJobIds,
+  trace: Record<string, string> = {},
+  receivedAt?: number,
+): Record<string, string> {
   return encodeDeliveryHeaders({ ids, trace, state: NEW_JOB, receivedAt });
 }
 
@@ -161,7 +168,8 @@ export function decodeNotBefore(headers: RecordHeaders): number | undefined {
   return time(headerString(headers, DELIVERY_RECORD_HEADERS.notBefore));
 }
 
-const iso = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? undefined : new Date(ms).toISOString());
+const iso = (ms: number | undefined) =>
+  ms === undefined || Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 
 function time(value: string | undefined): number | undefined {
   const ms = value === undefined ? NaN : Date.parse(value);

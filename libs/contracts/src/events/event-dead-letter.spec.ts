@@ -1,7 +1,14 @@
 import { decodeEventDeadLetter, encodeEventDeadLetter, EventDeadLetter } from './event-dead-letter';
 
 describe('events dead letters', () => {
-  const letter: EventDeadLetter = { reason: 'value is not JSON', topic: 'switchyard.events.ingested.v1', partition: 3, offset: '42', key: 'web:u1', value: '{"broken' };
+  const letter: EventDeadLetter = {
+    reason: 'value is not JSON',
+    topic: 'switchyard.events.ingested.v1',
+    partition: 3,
+    offset: '42',
+    key: 'web:u1',
+    value: '{"broken',
+  };
 
   it('survives a round trip, keeping the original key as the record key and the reason in a header', () => {
     const record = encodeEventDeadLetter(letter);
@@ -11,8 +18,17 @@ describe('events dead letters', () => {
   });
 
   it('reads a record written by the previous release (the format is pinned)', () => {
-    const written = Buffer.from('{"reason":"invalid event: call.event: event is required for track","topic":"ns.events.ingested.v1","partition":2,"offset":"1","key":"web:u","value":"{\\"sourceId\\":\\"web\\"}"}');
-    expect(decodeEventDeadLetter(written)).toEqual({ reason: 'invalid event: call.event: event is required for track', topic: 'ns.events.ingested.v1', partition: 2, offset: '1', key: 'web:u', value: '{"sourceId":"web"}' });
+    const written = Buffer.from(
+      '{"reason":"invalid event: call.event: event is required for track","topic":"ns.events.ingested.v1","partition":2,"offset":"1","key":"web:u","value":"{\\"sourceId\\":\\"web\\"}"}',
+    );
+    expect(decodeEventDeadLetter(written)).toEqual({
+      reason: 'invalid event: call.event: event is required for track',
+      topic: 'ns.events.ingested.v1',
+      partition: 2,
+      offset: '1',
+      key: 'web:u',
+      value: '{"sourceId":"web"}',
+    });
   });
 
   it('answers undefined for a record that is not a dead letter', () => {

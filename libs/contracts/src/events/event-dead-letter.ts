@@ -19,7 +19,11 @@ export interface EventDeadLetter {
 
 export const EVENT_DEAD_LETTER_HEADERS = { reason: 'x-switchyard-dead-reason' } as const;
 
-export function encodeEventDeadLetter(letter: EventDeadLetter): { key: string; value: Buffer; headers: Record<string, string> } {
+export function encodeEventDeadLetter(letter: EventDeadLetter): {
+  key: string;
+  value: Buffer;
+  headers: Record<string, string>;
+} {
   return {
     key: letter.key ?? '',
     value: Buffer.from(JSON.stringify(letter)),
@@ -28,7 +32,10 @@ export function encodeEventDeadLetter(letter: EventDeadLetter): { key: string; v
 }
 
 /** The dead letter a record holds, or undefined when it is not one. */
-export function decodeEventDeadLetter(value: Buffer | null, headers?: RecordHeaders): EventDeadLetter | undefined {
+export function decodeEventDeadLetter(
+  value: Buffer | null,
+  headers?: RecordHeaders,
+): EventDeadLetter | undefined {
   if (!value) return undefined;
   let parsed: Partial<EventDeadLetter>;
   try {
@@ -37,6 +44,19 @@ export function decodeEventDeadLetter(value: Buffer | null, headers?: RecordHead
     return undefined;
   }
   const reason = parsed.reason ?? headerString(headers, EVENT_DEAD_LETTER_HEADERS.reason);
-  if (typeof reason !== 'string' || typeof parsed.topic !== 'string' || typeof parsed.partition !== 'number' || typeof parsed.offset !== 'string') return undefined;
-  return { reason, topic: parsed.topic, partition: parsed.partition, offset: parsed.offset, key: parsed.key ?? null, value: parsed.value ?? null };
+  if (
+    typeof reason !== 'string' ||
+    typeof parsed.topic !== 'string' ||
+    typeof parsed.partition !== 'number' ||
+    typeof parsed.offset !== 'string'
+  )
+    return undefined;
+  return {
+    reason,
+    topic: parsed.topic,
+    partition: parsed.partition,
+    offset: parsed.offset,
+    key: parsed.key ?? null,
+    value: parsed.value ?? null,
+  };
 }

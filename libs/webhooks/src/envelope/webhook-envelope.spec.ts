@@ -20,7 +20,13 @@ function call(fields: Partial<Call> & Pick<Call, 'type'>): Call {
   };
 }
 
-const common = { version: 1, messageId: 'm-1', timestamp: '2024-03-01T12:00:00.000Z', context, receivedAt: '2024-03-01T12:00:01.000Z' };
+const common = {
+  version: 1,
+  messageId: 'm-1',
+  timestamp: '2024-03-01T12:00:00.000Z',
+  context,
+  receivedAt: '2024-03-01T12:00:01.000Z',
+};
 
 describe('webhookEnvelope', () => {
   it('identify: version, type, userId, timestamp, traits, context', () => {
@@ -33,7 +39,9 @@ describe('webhookEnvelope', () => {
   });
 
   it('track: event and properties', () => {
-    expect(webhookEnvelope(call({ type: 'track', event: 'Order Completed', properties: { total: 30 } }))).toEqual({
+    expect(
+      webhookEnvelope(call({ type: 'track', event: 'Order Completed', properties: { total: 30 } })),
+    ).toEqual({
       ...common,
       type: 'track',
       userId: 'u-1',
@@ -48,7 +56,16 @@ describe('webhookEnvelope', () => {
       name: 'Pricing',
       category: 'Docs',
       properties: { title: 'Pricing | Shop', plan: 'pro' },
-      context: { ...context, page: { path: '/pricing', referrer: 'https://example.com/', title: 'ignored', url: 'https://shop.example/pricing', search: '?a=1' } },
+      context: {
+        ...context,
+        page: {
+          path: '/pricing',
+          referrer: 'https://example.com/',
+          title: 'ignored',
+          url: 'https://shop.example/pricing',
+          search: '?a=1',
+        },
+      },
     });
     expect(webhookEnvelope(page)).toEqual({
       ...common,
@@ -57,7 +74,13 @@ describe('webhookEnvelope', () => {
       userId: 'u-1',
       name: 'Pricing',
       category: 'Docs',
-      properties: { path: '/pricing', referrer: 'https://example.com/', title: 'Pricing | Shop', url: 'https://shop.example/pricing', plan: 'pro' },
+      properties: {
+        path: '/pricing',
+        referrer: 'https://example.com/',
+        title: 'Pricing | Shop',
+        url: 'https://shop.example/pricing',
+        plan: 'pro',
+      },
     });
   });
 
@@ -85,9 +108,20 @@ describe('webhookEnvelope', () => {
 
   it('carries anonymousId and sentAt when present and normalises every time to UTC with milliseconds', () => {
     const body = webhookEnvelope(
-      call({ type: 'track', event: 'E', userId: undefined, anonymousId: 'a-1', timestamp: '2024-03-01T13:00:00+01:00', sentAt: '2024-03-01T12:00:00.5Z' }),
+      call({
+        type: 'track',
+        event: 'E',
+        userId: undefined,
+        anonymousId: 'a-1',
+        timestamp: '2024-03-01T13:00:00+01:00',
+        sentAt: '2024-03-01T12:00:00.5Z',
+      }),
     );
-    expect(body).toMatchObject({ anonymousId: 'a-1', timestamp: '2024-03-01T12:00:00.000Z', sentAt: '2024-03-01T12:00:00.500Z' });
+    expect(body).toMatchObject({
+      anonymousId: 'a-1',
+      timestamp: '2024-03-01T12:00:00.000Z',
+      sentAt: '2024-03-01T12:00:00.500Z',
+    });
     expect(body).not.toHaveProperty('userId');
   });
 
@@ -98,7 +132,9 @@ describe('webhookEnvelope', () => {
   });
 
   it('never carries the call integrations object to the receiver', () => {
-    expect(webhookEnvelope(call({ type: 'track', event: 'E', integrations: { All: false, Webhooks: true } }))).not.toHaveProperty('integrations');
+    expect(
+      webhookEnvelope(call({ type: 'track', event: 'E', integrations: { All: false, Webhooks: true } })),
+    ).not.toHaveProperty('integrations');
   });
 });
 

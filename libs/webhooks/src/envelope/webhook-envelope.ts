@@ -36,14 +36,22 @@ export function webhookEnvelope(call: Call): WebhookEnvelope {
 
 /** The delete notification: only `type`, `userId`, `timestamp` (no `version`), plus `messageId` for de-duplication. */
 export function deleteEnvelope(notice: DeletionNotice): WebhookEnvelope {
-  return { type: 'delete', messageId: notice.messageId, userId: notice.userId, timestamp: isoMillis(notice.timestamp) };
+  return {
+    type: 'delete',
+    messageId: notice.messageId,
+    userId: notice.userId,
+    timestamp: isoMillis(notice.timestamp),
+  };
 }
 
 /** The fields only one kind of call carries, per the seed's "Present in kinds" column. */
 const KIND_FIELDS: Record<CallType, (call: Call) => JsonObject> = {
   identify: (call) => ({ traits: call.traits ?? {} }),
   track: (call) => ({ event: call.event, properties: call.properties ?? {} }),
-  page: (call) => ({ ...present({ name: call.name, category: call.category }), properties: pageProperties(call) }),
+  page: (call) => ({
+    ...present({ name: call.name, category: call.category }),
+    properties: pageProperties(call),
+  }),
   screen: (call) => present({ name: call.name }),
   group: (call) => ({ groupId: call.groupId, traits: call.traits ?? {} }),
   // The seed's alias body names the two ids with these exact keys, and has no plain `userId`.

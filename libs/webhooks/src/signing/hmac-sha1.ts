@@ -16,7 +16,11 @@ const paddedKeys = new Map<string, { inner: Buffer; outer: Buffer }>();
  */
 export function hmacSha1Hex(key: string, message: Buffer | string): string {
   const { inner, outer } = padded(key);
-  const innerDigest = hash('sha1', Buffer.concat([inner, typeof message === 'string' ? Buffer.from(message, 'utf8') : message]), 'buffer');
+  const innerDigest = hash(
+    'sha1',
+    Buffer.concat([inner, typeof message === 'string' ? Buffer.from(message, 'utf8') : message]),
+    'buffer',
+  );
   return hash('sha1', Buffer.concat([outer, innerDigest]), 'hex');
 }
 

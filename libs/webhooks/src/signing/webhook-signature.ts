@@ -18,7 +18,11 @@ export function signBody(sharedSecret: string, body: Buffer | string): string {
  * body bytes as received; `JSON.stringify` of the parsed body also works for Switchyard's own
  * bodies (they are serialised the same way), but not for every producer's.
  */
-export function verifySignature(sharedSecret: string, body: Buffer | string, signature: string | undefined): boolean {
+export function verifySignature(
+  sharedSecret: string,
+  body: Buffer | string,
+  signature: string | undefined,
+): boolean {
   if (!signature || !/^[0-9a-f]{40}$/i.test(signature)) return false;
   const expected = Buffer.from(signBody(sharedSecret, body), 'hex');
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));

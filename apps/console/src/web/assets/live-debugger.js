@@ -24,7 +24,9 @@
     const fresh = document.createElement('template');
     fresh.innerHTML = await response.text();
     const shown = new Set(Array.from(table.rows, keyOf));
-    const added = Array.from(fresh.content.querySelectorAll('tr.call')).filter((row) => !shown.has(keyOf(row)));
+    const added = Array.from(fresh.content.querySelectorAll('tr.call')).filter(
+      (row) => !shown.has(keyOf(row)),
+    );
     table.prepend(...added);
     while (table.rows.length > limit) table.deleteRow(-1);
     status.textContent = `Updated ${new Date().toLocaleTimeString()}`;
