@@ -2,8 +2,8 @@ import { readFileSync, Stats, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Logger } from 'pino';
-import { ConfigError, validateSettings } from './settings';
-import { crossFieldProblems, Destination, Source, WorkspaceConfig } from './workspace-config';
+import { ConfigError } from './settings';
+import { checkWorkspace, Destination, Source, WorkspaceConfig, writeKeysOf } from './workspace-config';
 import {
   countWorkspaceReload,
   initialiseWorkspaceMetrics,
@@ -32,20 +32,11 @@ function loadWorkspace(path: string): { config: WorkspaceConfig; version: string
       `workspace configuration ${path} is not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`,
     );
   }
-  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
-    throw new ConfigError(
-      `workspace configuration ${path} must be an object with "sources" and "destinations"`,
-    );
+  const check = checkWorkspace(plain);
+  if (!check.value) {
+    throw new ConfigError(`invalid workspace configuration ${path}:\n  - ${check.problems.join('\n  - ')}`);
   }
-  const config = validateSettings(
-    WorkspaceConfig,
-    plain as Record<string, unknown>,
-    `workspace configuration ${path}`,
-  );
-  const problems = crossFieldProblems(config);
-  if (problems.length > 0) {
-    throw new ConfigError(`invalid workspace configuration ${path}:\n  - ${problems.join('\n  - ')}`);
-  }
+  const config = check.value;
   return { config, version: workspaceVersion(text) };
 }
 
@@ -62,7 +53,9 @@ class WorkspaceIndex {
   constructor({ config, version }: { config: WorkspaceConfig; version: string }) {
     this.config = config;
     this.version = version;
-    this.sourcesByWriteKey = new Map(config.sources.map((s) => [s.writeKey, s]));
+    this.sourcesByWriteKey = new Map(
+      config.sources.flatMap((s) => writeKeysOf(s).map((key) => [key, s] as const)),
+    );
     this.sourcesById = new Map(config.sources.map((s) => [s.id, s]));
     this.destinationsById = new Map(config.destinations.map((d) => [d.id, d]));
     this.destinationsBySource = new Map();

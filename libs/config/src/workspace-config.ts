@@ -1,4 +1,5 @@
-import { Type } from 'class-transformer';
+import 'reflect-metadata';
+import { plainToInstance, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -12,6 +13,8 @@ import {
   IsUrl,
   Matches,
   ValidateNested,
+  ValidationError,
+  validateSync,
 } from 'class-validator';
 
 import { headerValueProblem } from './header-value';
@@ -30,6 +33,9 @@ const RESERVED_HEADERS = [
   'connection',
 ];
 
+const WRITE_KEY = /^\S{8,256}$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** A browser origin (scheme, host, optional port), the host optionally starting with `*.`. */
 const ORIGIN_PATTERN = /^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/;
 
@@ -45,8 +51,14 @@ export class Source {
   name!: string;
 
   @IsString()
-  @Matches(/^\S{8,256}$/, { message: 'writeKey must be 8-256 characters without spaces' })
+  @Matches(WRITE_KEY, { message: 'writeKey must be 8-256 characters without spaces' })
   writeKey!: string;
+
+  /** The key being retired while callers move to `writeKey`; both are accepted until it is removed. */
+  @IsOptional()
+  @IsString()
+  @Matches(WRITE_KEY, { message: 'previousWriteKey must be 8-256 characters without spaces' })
+  previousWriteKey?: string;
 
   /**
    * Browser origins whose pages may send this source's calls (`https://shop.example.com`, or
@@ -140,34 +152,102 @@ export function crossFieldProblems(config: WorkspaceConfig): string[] {
   const duplicates = (values: string[]) => values.filter((v, i) => values.indexOf(v) !== i);
   for (const id of duplicates(config.sources.map((s) => s.id)))
     problems.push(`sources: id "${id}" is used twice`);
-  if (duplicates(config.sources.map((s) => s.writeKey)).length > 0)
+  if (duplicates(config.sources.flatMap(writeKeysOf)).length > 0)
     problems.push('sources: a writeKey is used by two sources');
   for (const id of duplicates(config.destinations.map((d) => d.id)))
     problems.push(`destinations: id "${id}" is used twice`);
   const sourceIds = new Set(config.sources.map((s) => s.id));
-  config.destinations.forEach((d, i) => {
-    for (const s of d.sources) {
-      if (!sourceIds.has(s)) problems.push(`destinations[${i}].sources: unknown source "${s}"`);
+  config.destinations.forEach((d, i) =>
+    problems.push(...destinationProblems(d, sourceIds, `destinations[${i}].`)),
+  );
+  return problems;
+}
+
+/** Every key a source accepts: the current one, and the one being retired while it is rotated. */
+export function writeKeysOf(source: Source): string[] {
+  return source.previousWriteKey ? [source.writeKey, source.previousWriteKey] : [source.writeKey];
+}
+
+/** A destination's rules beyond its fields' own: its sources exist, its static headers can be sent. */
+export function destinationProblems(
+  destination: Destination,
+  sourceIds: ReadonlySet<string>,
+  prefix = '',
+): string[] {
+  const problems: string[] = [];
+  for (const s of destination.sources) {
+    if (!sourceIds.has(s)) problems.push(`${prefix}sources: unknown source "${s}"`);
+  }
+  destination.settings.webhooks.forEach((w, j) => {
+    for (const [name, value] of Object.entries(w.headers ?? {})) {
+      problems.push(...headerProblems(`${prefix}settings.webhooks[${j}].headers.${name}`, name, value));
     }
-    d.settings.webhooks.forEach((w, j) => {
-      for (const [name, value] of Object.entries(w.headers ?? {})) {
-        const field = `destinations[${i}].settings.webhooks[${j}].headers.${name}`;
-        if (typeof value !== 'string') problems.push(`${field}: header values must be strings`);
-        else {
-          const problem = headerValueProblem(value);
-          if (problem) problems.push(`${field}: ${problem}`);
-        }
-        if (RESERVED_HEADERS.includes(name.toLowerCase()))
-          problems.push(`${field}: ${name} is set by Switchyard and cannot be overridden`);
-        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-          problems.push(`${field}: not a valid HTTP header name`);
-      }
-    });
   });
+  return problems;
+}
+
+function headerProblems(field: string, name: string, value: unknown): string[] {
+  const problems: string[] = [];
+  if (typeof value !== 'string') problems.push(`${field}: header values must be strings`);
+  else {
+    const problem = headerValueProblem(value);
+    if (problem) problems.push(`${field}: ${problem}`);
+  }
+  if (RESERVED_HEADERS.includes(name.toLowerCase()))
+    problems.push(`${field}: ${name} is set by Switchyard and cannot be overridden`);
+  if (!HEADER_NAME.test(name)) problems.push(`${field}: not a valid HTTP header name`);
   return problems;
 }
 
 /** The integrations key that names a destination (seed: equal to the destination's name). */
 export function destinationKey(destination: Destination): string {
   return destination.name ?? destination.type;
+}
+
+/** The outcome of checking plain input against a workspace class: the typed value, or every problem found. */
+export type ResourceCheck<T> = { value: T; problems: [] } | { value?: undefined; problems: string[] };
+
+/**
+ * Checks plain input (a file's content or an API body) against a workspace class. Every problem
+ * names its field; a field the class does not know is a problem too, because a misspelt
+ * `sharedSecert` would otherwise be dropped and the destination would send unsigned requests.
+ */
+export function checkResource<T extends object>(
+  cls: new () => T,
+  plain: unknown,
+  prefix = '',
+): ResourceCheck<T> {
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    return { problems: [`${prefix || 'body'}: must be an object`] };
+  }
+  const value = plainToInstance(cls, plain);
+  const errors = validateSync(value, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+  });
+  const problems = fieldProblems(errors, prefix);
+  return problems.length > 0 ? { problems } : { value, problems: [] };
+}
+
+function fieldProblems(errors: ValidationError[], prefix: string): string[] {
+  return errors.flatMap((error) => {
+    const field = /^\d+$/.test(error.property)
+      ? `${prefix}[${error.property}]`
+      : prefix
+        ? `${prefix}.${error.property}`
+        : error.property;
+    const own = Object.entries(error.constraints ?? {}).map(([rule, message]) =>
+      rule === 'whitelistValidation' ? `${field}: unknown field` : `${field}: ${message}`,
+    );
+    return [...own, ...fieldProblems(error.children ?? [], field)];
+  });
+}
+
+/** Checks a whole workspace (a file's content): each resource's fields, then the rules that span them. */
+export function checkWorkspace(plain: unknown): ResourceCheck<WorkspaceConfig> {
+  const check = checkResource(WorkspaceConfig, plain);
+  if (!check.value) return check;
+  const problems = crossFieldProblems(check.value);
+  return problems.length > 0 ? { problems } : check;
 }
