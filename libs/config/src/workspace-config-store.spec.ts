@@ -76,7 +76,7 @@ describe('loadWorkspaceConfig', () => {
     [
       'a URL without protocol',
       workspace({ destinations: [destination({ settings: { webhooks: [{ url: 'example.com/hook' }] } })] }),
-      /destinations\.0\.settings\.webhooks\.0\.url: url must be a full http or https URL/,
+      /destinations\[0\]\.settings\.webhooks\[0\]\.url: url must be a full http or https URL/,
     ],
     [
       'an ftp URL',
@@ -138,7 +138,7 @@ describe('loadWorkspaceConfig', () => {
     [
       'an allowed origin with a path',
       workspace({ sources: [{ ...source('web'), allowedOrigins: ['https://shop.example.com/'] }] }),
-      /sources\.0\.allowedOrigins: allowedOrigins entries must be origins/,
+      /sources\[0\]\.allowedOrigins: allowedOrigins entries must be origins/,
     ],
     [
       'an empty allowedOrigins',
