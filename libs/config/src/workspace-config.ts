@@ -13,10 +13,10 @@ import {
   IsUrl,
   Matches,
   ValidateNested,
-  ValidationError,
   validateSync,
 } from 'class-validator';
 
+import { flattenValidationErrors } from '@switchyard/contracts';
 import { headerValueProblem } from './header-value';
 
 export const WEBHOOKS_DESTINATION_TYPE = 'Webhooks';
@@ -226,22 +226,8 @@ export function checkResource<T extends object>(
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
   });
-  const problems = fieldProblems(errors, prefix);
+  const problems = flattenValidationErrors(errors, prefix).map((e) => `${e.field}: ${e.reason}`);
   return problems.length > 0 ? { problems } : { value, problems: [] };
-}
-
-function fieldProblems(errors: ValidationError[], prefix: string): string[] {
-  return errors.flatMap((error) => {
-    const field = /^\d+$/.test(error.property)
-      ? `${prefix}[${error.property}]`
-      : prefix
-        ? `${prefix}.${error.property}`
-        : error.property;
-    const own = Object.entries(error.constraints ?? {}).map(([rule, message]) =>
-      rule === 'whitelistValidation' ? `${field}: unknown field` : `${field}: ${message}`,
-    );
-    return [...own, ...fieldProblems(error.children ?? [], field)];
-  });
 }
 
 /** Checks a whole workspace (a file's content): each resource's fields, then the rules that span them. */
