@@ -10,10 +10,8 @@ describe('html', () => {
 
   it('nests built markup as is, renders arrays and skips null, undefined and false', () => {
     const rows = ['a<b', 'c'].map((v) => html`<li>${v}</li>`);
-    expect(
-      html`<ul>
-        ${rows}${null}${undefined}${false}${0}
-      </ul>`.markup,
-    ).toBe('<ul><li>a&lt;b</li><li>c</li>0</ul>');
+    expect(html`<ul>${rows}${null}${undefined}${false}${0}</ul>`.markup).toBe(
+      '<ul><li>a&lt;b</li><li>c</li>0</ul>',
+    );
   });
 });

@@ -31,91 +31,39 @@ export function layout(
   const nav = options.sources
     ? html`<a href="/destinations">Destinations</a><a href="/dead-letters">Dead letters</a>
         ${options.sources.map((s) => html`<a href="/sources/${encodeURIComponent(s.id)}/debugger">Debugger: ${s.name}</a>`)}
-        <form class="inline" method="get" action="/messages">
-          <input name="messageId" placeholder="messageId" aria-label="messageId" />
-          <button>Find message</button>
-        </form>
-        <form class="inline" method="get" action="/messages">
-          <input name="userId" placeholder="userId or anonymousId" aria-label="userId" />
-          <button>Find user</button>
-        </form>
+        <form class="inline" method="get" action="/messages"><input name="messageId" placeholder="messageId" aria-label="messageId">
+          <button>Find message</button></form>
+        <form class="inline" method="get" action="/messages"><input name="userId" placeholder="userId or anonymousId" aria-label="userId">
+          <button>Find user</button></form>
         <form class="inline" method="post" action="/logout"><button>Log out</button></form>`
     : html``;
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <title>${title} · Switchyard console</title>
-        ${
-          options.liveScript
-            ? html`<script src="${options.liveScript}" defer></script>
-                <noscript><meta http-equiv="refresh" content="${LIVE_UPDATE_SECONDS}" /></noscript>`
-            : ''
-        }
-        <meta name="viewport" content="width=device-width" />
-        <style>
-          ${new SafeHtml(STYLE)}
-        </style>
-      </head>
-      <body>
-        <header><strong>Switchyard console</strong>${nav}</header>
-        <main>
-          <h1>${title}</h1>
-          ${body}
-        </main>
-      </body>
-    </html>`;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Switchyard console</title>
+${options.liveScript ? html`<script src="${options.liveScript}" defer></script><noscript><meta http-equiv="refresh" content="${LIVE_UPDATE_SECONDS}"></noscript>` : ''}
+<meta name="viewport" content="width=device-width"><style>${new SafeHtml(STYLE)}</style></head>
+<body><header><strong>Switchyard console</strong>${nav}</header><main><h1>${title}</h1>${body}</main></body></html>`;
 }
 
 export function loginPage(error?: string): SafeHtml {
   return layout(
     'Log in',
     html`${error ? html`<p class="error">${error}</p>` : ''}
-      <form method="post" action="/login">
-        <label
-          >Admin token <input type="password" name="token" autocomplete="current-password" required autofocus
-        /></label>
-        <button>Log in</button>
-      </form>`,
+<form method="post" action="/login"><label>Admin token <input type="password" name="token" autocomplete="current-password" required autofocus></label>
+<button>Log in</button></form>`,
   );
 }
 
 export function destinationsPage(destinations: DestinationSummary[], sources: Source[]): SafeHtml {
   const rows = destinations.map((d) => {
     const h = d.health;
-    return html`<tr class="destination">
-      <td><a href="/destinations/${encodeURIComponent(d.id)}">${d.id}</a></td>
-      <td>${d.name ?? '(not configured)'}</td>
-      <td>${d.enabled === undefined ? '' : d.enabled ? 'yes' : 'no'}</td>
-      <td>${h.requests}</td>
-      <td>${percent(h.successRate)}</td>
-      <td>${ms(h.p50Ms)}</td>
-      <td>${ms(h.p99Ms)}</td>
-      <td>${h.circuits.map((c) => html`<div>#${c.urlIndex} ${c.urlHost ?? ''}: ${c.state}</div>`)}</td>
-      <td>${h.lastAttemptAt ?? ''}</td>
-    </tr>`;
+    return html`<tr class="destination"><td><a href="/destinations/${encodeURIComponent(d.id)}">${d.id}</a></td><td>${d.name ?? '(not configured)'}</td>
+<td>${d.enabled === undefined ? '' : d.enabled ? 'yes' : 'no'}</td><td>${h.requests}</td><td>${percent(h.successRate)}</td>
+<td>${ms(h.p50Ms)}</td><td>${ms(h.p99Ms)}</td><td>${h.circuits.map((c) => html`<div>#${c.urlIndex} ${c.urlHost ?? ''}: ${c.state}</div>`)}</td>
+<td>${h.lastAttemptAt ?? ''}</td></tr>`;
   });
   return layout(
     'Destinations',
-    html`<table>
-        <thead>
-          <tr>
-            <th>Destination</th>
-            <th>Name</th>
-            <th>Enabled</th>
-            <th>Requests</th>
-            <th>Success</th>
-            <th>p50</th>
-            <th>p99</th>
-            <th>Circuits</th>
-            <th>Last attempt</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
-      <p>Health covers each destination's most recent requests held by the console.</p>`,
+    html`<table><thead><tr><th>Destination</th><th>Name</th><th>Enabled</th><th>Requests</th><th>Success</th><th>p50</th><th>p99</th><th>Circuits</th><th>Last attempt</th></tr></thead>
+<tbody>${rows}</tbody></table><p>Health covers each destination's most recent requests held by the console.</p>`,
     { sources },
   );
 }
@@ -127,29 +75,15 @@ export function destinationPage(
   sources: Source[],
 ): SafeHtml {
   const option = (value: string) =>
-    html`<option value="${value}" ${filter.outcome === value ? html`selected` : ''}>
-      ${value || 'any'}
-    </option>`;
+    html`<option value="${value}" ${filter.outcome === value ? html`selected` : ''}>${value || 'any'}</option>`;
   return layout(
     `Destination ${d.id}`,
-    html`<p>
-        Requests ${d.health.requests} · success ${percent(d.health.successRate)} · p50 ${ms(d.health.p50Ms)} ·
-        p99 ${ms(d.health.p99Ms)}
-      </p>
-      <form method="get">
-        <label
-          >Outcome
-          <select name="outcome">
-            ${['', 'delivered', 'next-url', 'retry-scheduled', 'dead-lettered'].map(option)}
-          </select></label
-        >
-        <label>Status <input name="status" size="4" value="${filter.status ?? ''}" /></label>
-        <label
-          >From <input name="from" placeholder="2026-01-31T00:00:00Z" value="${filter.from ?? ''}"
-        /></label>
-        <label>To <input name="to" value="${filter.to ?? ''}" /></label><button>Filter</button>
-      </form>
-      ${attemptsTable(attempts, 'message')}`,
+    html`<p>Requests ${d.health.requests} · success ${percent(d.health.successRate)} · p50 ${ms(d.health.p50Ms)} · p99 ${ms(d.health.p99Ms)}</p>
+<form method="get"><label>Outcome <select name="outcome">${['', 'delivered', 'next-url', 'retry-scheduled', 'dead-lettered'].map(option)}</select></label>
+<label>Status <input name="status" size="4" value="${filter.status ?? ''}"></label>
+<label>From <input name="from" placeholder="2026-01-31T00:00:00Z" value="${filter.from ?? ''}"></label>
+<label>To <input name="to" value="${filter.to ?? ''}"></label><button>Filter</button></form>
+${attemptsTable(attempts, 'message')}`,
     { sources },
   );
 }
@@ -161,15 +95,10 @@ export function messagesPage(
 ): SafeHtml {
   const what = query.messageId ? `message ${query.messageId}` : `user ${query.userId}`;
   const sections = messages.map(
-    (m) =>
-      html`<section class="message">
-        <h2>
-          ${m.type ?? 'call'} ${m.event ?? ''} ·
-          <a href="/messages?messageId=${encodeURIComponent(m.messageId)}">${m.messageId}</a>
-        </h2>
-        <p>source ${m.sourceId} · userId ${m.userId ?? '—'} · anonymousId ${m.anonymousId ?? '—'}</p>
-        ${attemptsTable(m.attempts, 'destination')}
-      </section>`,
+    (
+      m,
+    ) => html`<section class="message"><h2>${m.type ?? 'call'} ${m.event ?? ''} · <a href="/messages?messageId=${encodeURIComponent(m.messageId)}">${m.messageId}</a></h2>
+<p>source ${m.sourceId} · userId ${m.userId ?? '—'} · anonymousId ${m.anonymousId ?? '—'}</p>${attemptsTable(m.attempts, 'destination')}</section>`,
   );
   return layout(
     `Timeline of ${what}`,
@@ -182,50 +111,17 @@ export function deadLettersPage(views: DeadLetterView[], sources: Source[], noti
   const rows = views.map(({ deadLetter: d, deadAttempt: a, latest }) => {
     const deadAt = d.deadAt ? Date.parse(d.deadAt) : Infinity;
     const since = latest && latest.atMs > deadAt ? latest.outcome : undefined;
-    return html`<tr class="dead-letter" data-id="${d.id}">
-      <td>${d.deadAt ?? ''}</td>
-      <td>
-        ${d.destinationId ? html`<a href="/destinations/${encodeURIComponent(d.destinationId)}">${d.destinationId}</a>` : '—'}
-      </td>
-      <td>
-        ${d.messageId ? html`<a href="/messages?messageId=${encodeURIComponent(d.messageId)}">${d.messageId}</a>` : '—'}
-      </td>
-      <td>${a?.type ?? ''} ${a?.event ?? ''}</td>
-      <td>${a?.status ?? ''}</td>
-      <td>${d.failure}: ${d.reason}</td>
-      <td>${d.attempts}</td>
-      <td class="${since ?? 'dead-lettered'}">${since ? `since: ${since}` : 'dead'}</td>
-      <td>
-        <form method="post" action="/dead-letters/replay">
-          <input type="hidden" name="id" value="${d.id}" />
-          ${d.messageId ? html`<input type="hidden" name="messageId" value="${d.messageId}" />` : ''}<button>
-            Replay
-          </button>
-        </form>
-      </td>
-    </tr>`;
+    return html`<tr class="dead-letter" data-id="${d.id}"><td>${d.deadAt ?? ''}</td>
+<td>${d.destinationId ? html`<a href="/destinations/${encodeURIComponent(d.destinationId)}">${d.destinationId}</a>` : '—'}</td>
+<td>${d.messageId ? html`<a href="/messages?messageId=${encodeURIComponent(d.messageId)}">${d.messageId}</a>` : '—'}</td><td>${a?.type ?? ''} ${a?.event ?? ''}</td>
+<td>${a?.status ?? ''}</td><td>${d.failure}: ${d.reason}</td><td>${d.attempts}</td><td class="${since ?? 'dead-lettered'}">${since ? `since: ${since}` : 'dead'}</td>
+<td><form method="post" action="/dead-letters/replay"><input type="hidden" name="id" value="${d.id}">
+${d.messageId ? html`<input type="hidden" name="messageId" value="${d.messageId}">` : ''}<button>Replay</button></form></td></tr>`;
   });
   return layout(
     'Dead letters',
     html`${notice ? html`<p class="notice">${notice}</p>` : ''}
-      <table>
-        <thead>
-          <tr>
-            <th>Dead-lettered</th>
-            <th>Destination</th>
-            <th>Message</th>
-            <th>Call</th>
-            <th>Status</th>
-            <th>Reason</th>
-            <th>Attempts</th>
-            <th>Now</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>`,
+<table><thead><tr><th>Dead-lettered</th><th>Destination</th><th>Message</th><th>Call</th><th>Status</th><th>Reason</th><th>Attempts</th><th>Now</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
     { sources },
   );
 }
@@ -242,31 +138,10 @@ export function debuggerPage(
   const rows = `/sources/${encodeURIComponent(source.id)}/debugger/rows`;
   return layout(
     `Live debugger: ${source.name}`,
-    html`<p>
-        The last calls of source ${source.id}, newest first, as ingest accepted them.
-        <label><input type="checkbox" id="live" checked /> Live updates</label> (every ${LIVE_UPDATE_SECONDS}
-        seconds) <span id="live-status" role="status"></span>
-      </p>
-      <table>
-        <thead>
-          <tr>
-            <th>Received</th>
-            <th>Type</th>
-            <th>Event / name</th>
-            <th>User</th>
-            <th>Message</th>
-            <th></th>
-          </tr>
-        </thead>
-        <tbody
-          id="calls"
-          data-rows="${rows}"
-          data-limit="${limit}"
-          data-every-ms="${LIVE_UPDATE_SECONDS * 1000}"
-        >
-          ${debuggerRows(calls)}
-        </tbody>
-      </table>`,
+    html`<p>The last calls of source ${source.id}, newest first, as ingest accepted them.
+<label><input type="checkbox" id="live" checked> Live updates</label> (every ${LIVE_UPDATE_SECONDS} seconds) <span id="live-status" role="status"></span></p>
+<table><thead><tr><th>Received</th><th>Type</th><th>Event / name</th><th>User</th><th>Message</th><th></th></tr></thead>
+<tbody id="calls" data-rows="${rows}" data-limit="${limit}" data-every-ms="${LIVE_UPDATE_SECONDS * 1000}">${debuggerRows(calls)}</tbody></table>`,
     { sources, liveScript: LIVE_DEBUGGER_SCRIPT_PATH },
   );
 }
@@ -275,21 +150,9 @@ export function debuggerPage(
 export function debuggerRows(calls: SampledCall[]): SafeHtml {
   return html`${calls.map(({ call }) => {
     const field = (name: string) => (typeof call[name] === 'string' ? (call[name] as string) : '');
-    return html`<tr class="call" data-key="${field('messageId')}">
-      <td>${field('receivedAt')}</td>
-      <td>${field('type')}</td>
-      <td>${field('event') || field('name')}</td>
-      <td>${field('userId') || field('anonymousId')}</td>
-      <td>
-        <a href="/messages?messageId=${encodeURIComponent(field('messageId'))}">${field('messageId')}</a>
-      </td>
-      <td>
-        <details>
-          <summary>JSON</summary>
-          <pre>${JSON.stringify(call, null, 2)}</pre>
-        </details>
-      </td>
-    </tr>`;
+    return html`<tr class="call" data-key="${field('messageId')}"><td>${field('receivedAt')}</td><td>${field('type')}</td><td>${field('event') || field('name')}</td>
+<td>${field('userId') || field('anonymousId')}</td><td><a href="/messages?messageId=${encodeURIComponent(field('messageId'))}">${field('messageId')}</a></td>
+<td><details><summary>JSON</summary><pre>${JSON.stringify(call, null, 2)}</pre></details></td></tr>`;
   })}`;
 }
 
@@ -300,42 +163,17 @@ export function errorPage(status: number, message: string, sources?: Source[]): 
 /** Attempts as rows; `link` names the column that leads elsewhere (the message, or the destination). */
 function attemptsTable(attempts: IndexedAttempt[], link: 'message' | 'destination'): SafeHtml {
   const rows = attempts.map(
-    (a) =>
-      html`<tr class="attempt" data-outcome="${a.outcome}" data-status="${a.status ?? ''}">
-        <td>${a.at}</td>
-        <td>
-          ${link === 'message' ? html`<a href="/messages?messageId=${encodeURIComponent(a.messageId)}">${a.messageId}</a>` : html`<a href="/destinations/${encodeURIComponent(a.destinationId)}">${a.destinationId}</a>`}
-        </td>
-        <td>${a.attempt}</td>
-        <td>${a.urlIndex === undefined ? '—' : `#${a.urlIndex} ${a.urlHost ?? ''}`}</td>
-        <td class="status">${a.status ?? ''}</td>
-        <td>${a.errorKind ?? ''} ${a.error ?? ''}</td>
-        <td>${ms(a.durationMs)}</td>
-        <td class="${a.outcome}">${a.outcome}</td>
-        <td>
-          ${a.responseBody === undefined ? '' : html`<pre class="response-body">${a.responseBody}</pre>`}
-        </td>
-      </tr>`,
+    (
+      a,
+    ) => html`<tr class="attempt" data-outcome="${a.outcome}" data-status="${a.status ?? ''}"><td>${a.at}</td>
+<td>${link === 'message' ? html`<a href="/messages?messageId=${encodeURIComponent(a.messageId)}">${a.messageId}</a>` : html`<a href="/destinations/${encodeURIComponent(a.destinationId)}">${a.destinationId}</a>`}</td>
+<td>${a.attempt}</td><td>${a.urlIndex === undefined ? '—' : `#${a.urlIndex} ${a.urlHost ?? ''}`}</td><td class="status">${a.status ?? ''}</td>
+<td>${a.errorKind ?? ''} ${a.error ?? ''}</td><td>${ms(a.durationMs)}</td><td class="${a.outcome}">${a.outcome}</td>
+<td>${a.responseBody === undefined ? '' : html`<pre class="response-body">${a.responseBody}</pre>`}</td></tr>`,
   );
   const linked = link === 'message' ? 'Message' : 'Destination';
-  return html`<table>
-    <thead>
-      <tr>
-        <th>At</th>
-        <th>${linked}</th>
-        <th>Attempt</th>
-        <th>URL</th>
-        <th>Status</th>
-        <th>Error</th>
-        <th>Duration</th>
-        <th>Outcome</th>
-        <th>Response body</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows}
-    </tbody>
-  </table>`;
+  return html`<table><thead><tr><th>At</th><th>${linked}</th><th>Attempt</th><th>URL</th><th>Status</th><th>Error</th><th>Duration</th><th>Outcome</th><th>Response body</th></tr></thead>
+<tbody>${rows}</tbody></table>`;
 }
 
 function percent(rate: number | null): string {
