@@ -1,0 +1,2 @@
+export * from './workspace-record';
+export * from './workspace-audit';

@@ -1,0 +1,4 @@
+export * from './secret-cipher';
+export * from './masking';
+export * from './secret-fields';
+export * from './workspace-state';
