@@ -4,3 +4,4 @@ export * from './nest-logger';
 export * from './request-log';
 export * from './admin-token.guard';
 export * from './request-metrics';
+export * from './api-tokens';
