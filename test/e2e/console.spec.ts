@@ -147,7 +147,7 @@ describe('delivery console in a real browser', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
     await page.fill('input[name=token]', 'not-the-token-at-all');
     await page.click('form[action="/login"] button');
-    expect(await page.textContent('p.error')).toContain('not the admin token');
+    expect(await page.textContent('p.error')).toContain('token is not known');
     await page.fill('input[name=token]', ADMIN_TOKEN);
     await page.click('form[action="/login"] button');
     await page.waitForURL(`${consoleUrl}/destinations`);

@@ -4,7 +4,7 @@ import { Kafka } from 'kafkajs';
 import { topicNames } from '@switchyard/contracts';
 import { kafkaConnection, WorkspaceConfigStore } from '@switchyard/config';
 import { createKafka, KafkaConnection } from '@switchyard/kafka';
-import { AdminToken, AdminTokenGuard } from '@switchyard/service';
+import { ApiTokens } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
 import { ConsoleApiController } from './api/console-api.controller';
 import { ConsoleAuthGuard } from './auth/console-auth.guard';
@@ -49,11 +49,12 @@ export class ConsoleModule {
         },
         ConsoleKafka,
         ConsoleViews,
-        { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },
-        AdminTokenGuard,
+        { provide: ApiTokens, useValue: ApiTokens.from(settings.adminToken) },
         {
           provide: ConsoleSessions,
-          useValue: new ConsoleSessions(settings.adminToken, settings.sessionTtlMs, settings.secureCookie),
+          useFactory: (tokens: ApiTokens) =>
+            new ConsoleSessions(tokens, settings.sessionTtlMs, settings.secureCookie),
+          inject: [ApiTokens],
         },
         ConsoleAuthGuard,
         { provide: DeliveryReplay, useValue: new DeliveryReplay(settings.deliveryUrl, settings.adminToken) },

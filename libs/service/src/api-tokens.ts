@@ -53,9 +53,14 @@ export class ApiTokens {
     return this.byHash(hashToken(presented));
   }
 
-  /** The token named `name`, with its hash, for keying that holder's console sessions. */
+  /** The hash of the token named `name`, which keys that holder's console sessions. */
   hashOf(name: string): Buffer | undefined {
     return this.tokens.find((t) => t.name === name)?.sha256;
+  }
+
+  holderNamed(name: string): TokenHolder | undefined {
+    const token = this.tokens.find((t) => t.name === name);
+    return token && { name: token.name, role: token.role };
   }
 
   private byHash(hash: Buffer): TokenHolder | undefined {

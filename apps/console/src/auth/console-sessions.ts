@@ -1,32 +1,33 @@
 import { createHmac } from 'node:crypto';
-import { sameSecret } from '@switchyard/service';
+import { ApiTokens, sameSecret, TokenHolder } from '@switchyard/service';
 
 export const SESSION_COOKIE = 'switchyard_console';
 
 /**
- * The page's login: the admin token is posted once, and the browser keeps a session cookie,
- * `<expiry>.<HMAC-SHA256 of the expiry keyed by the token>`. Nothing is stored server-side, a
- * restart keeps sessions, and changing ADMIN_TOKEN ends them all. The cookie is httpOnly and
- * SameSite=Strict (so no other site can make the browser use it: the console's forms need no
- * CSRF token), and `Secure` when configured.
+ * The page's login: a named token is posted once, and the browser keeps a session cookie,
+ * `<token name>.<expiry>.<HMAC-SHA256 of both, keyed by the token's hash>`. Nothing is stored
+ * server-side, a restart keeps sessions, and changing or removing a token ends its sessions. The
+ * cookie is httpOnly and SameSite=Strict (so no other site can make the browser use it: the
+ * console's forms need no CSRF token), and `Secure` when configured.
  */
 export class ConsoleSessions {
   constructor(
-    private readonly token: string | undefined,
+    private readonly tokens: ApiTokens,
     private readonly ttlMs: number,
     private readonly secure: boolean,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** True when `presented` is the admin token (constant time). */
-  accepts(presented: string): boolean {
-    return this.token !== undefined && sameSecret(presented, this.token);
+  /** The holder of `presented`, or undefined when it is no known token. */
+  holderOf(presented: string): TokenHolder | undefined {
+    return this.tokens.holderOf(presented);
   }
 
-  /** The Set-Cookie value of a new session. */
-  issue(): string {
+  /** The Set-Cookie value of a new session for the token's holder. */
+  issue(holder: TokenHolder): string {
     const expires = this.now() + this.ttlMs;
-    return this.cookie(`${expires}.${this.sign(expires)}`, Math.floor(this.ttlMs / 1000));
+    const signature = this.sign(holder.name, expires) ?? '';
+    return this.cookie(`${holder.name}.${expires}.${signature}`, Math.floor(this.ttlMs / 1000));
   }
 
   /** The Set-Cookie value that ends the session. */
@@ -34,19 +35,30 @@ export class ConsoleSessions {
     return this.cookie('', 0);
   }
 
-  isValid(cookieHeader: string | undefined): boolean {
-    if (!this.token || !cookieHeader) return false;
+  /** Who the session cookie in `cookieHeader` belongs to, while it is valid. */
+  holderOfSession(cookieHeader: string | undefined): TokenHolder | undefined {
+    if (!cookieHeader) return undefined;
     const value = readCookie(cookieHeader, SESSION_COOKIE);
-    const match = value === undefined ? null : /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(value);
-    if (!match) return false;
-    const expires = Number(match[1]);
-    return expires > this.now() && sameSecret(match[2], this.sign(expires));
+    const match =
+      value === undefined ? null : /^([A-Za-z0-9_.-]{1,64})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(value);
+    if (!match) return undefined;
+    const [, name, expiresText, signature] = match;
+    const expires = Number(expiresText);
+    const expected = this.sign(name, expires);
+    if (expires <= this.now() || !expected || !sameSecret(signature, expected)) return undefined;
+    return this.tokens.holderNamed(name);
   }
 
-  private sign(expires: number): string {
-    return createHmac('sha256', this.token ?? '')
-      .update(`switchyard-console-session:${expires}`)
-      .digest('base64url');
+  isValid(cookieHeader: string | undefined): boolean {
+    return this.holderOfSession(cookieHeader) !== undefined;
+  }
+
+  private sign(name: string, expires: number): string | undefined {
+    const key = this.tokens.hashOf(name);
+    return (
+      key &&
+      createHmac('sha256', key).update(`switchyard-console-session:${name}:${expires}`).digest('base64url')
+    );
   }
 
   private cookie(value: string, maxAgeSeconds: number): string {

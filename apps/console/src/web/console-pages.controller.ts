@@ -64,9 +64,10 @@ export class ConsolePagesController {
   @Post('login')
   logIn(@Body() body: RawInput, @Res() reply: FastifyReply) {
     const token = typeof body?.token === 'string' ? body.token : '';
-    if (!this.sessions.accepts(token))
-      return send(reply, 401, loginPage('That is not the admin token (ADMIN_TOKEN), or none is configured.'));
-    void reply.header('set-cookie', this.sessions.issue());
+    const holder = this.sessions.holderOf(token);
+    if (!holder)
+      return send(reply, 401, loginPage('That token is not known: use ADMIN_TOKEN or a token from API_TOKENS_FILE.'));
+    void reply.header('set-cookie', this.sessions.issue(holder));
     return redirect(reply, '/destinations');
   }
 
