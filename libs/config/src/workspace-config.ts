@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -33,6 +34,7 @@ const RESERVED_HEADERS = [
   'connection',
 ];
 
+const ID_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 const WRITE_KEY = /^\S{8,256}$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -40,21 +42,35 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ORIGIN_PATTERN = /^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/;
 
 export class Source {
+  @ApiProperty({
+    pattern: ID_PATTERN.source,
+    description: 'Unique, chosen at creation; names the source in URLs.',
+  })
   @IsString()
-  @Matches(/^[A-Za-z0-9_.-]{1,128}$/, {
+  @Matches(ID_PATTERN, {
     message: 'id may hold letters, digits, dot, dash and underscore (1-128)',
   })
   id!: string;
 
+  @ApiProperty({ minLength: 1 })
   @IsString()
   @IsNotEmpty()
   name!: string;
 
+  @ApiProperty({
+    pattern: WRITE_KEY.source,
+    description:
+      'The key SDKs send as the Basic username. Generated (192 random bits) when a source is created without one.',
+  })
   @IsString()
   @Matches(WRITE_KEY, { message: 'writeKey must be 8-256 characters without spaces' })
   writeKey!: string;
 
   /** The key being retired while callers move to `writeKey`; both are accepted until it is removed. */
+  @ApiPropertyOptional({
+    pattern: WRITE_KEY.source,
+    description: 'Still accepted while a key rotation is under way.',
+  })
   @IsOptional()
   @IsString()
   @Matches(WRITE_KEY, { message: 'previousWriteKey must be 8-256 characters without spaces' })
@@ -64,6 +80,12 @@ export class Source {
    * Browser origins whose pages may send this source's calls (`https://shop.example.com`, or
    * `https://*.example.com` for its subdomains). Unset: any origin, as Segment allows.
    */
+  @ApiPropertyOptional({
+    type: [String],
+    minItems: 1,
+    description:
+      'Browser origins allowed to send calls (https://shop.example.com, https://*.example.com). Unset: any.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1, { message: 'allowedOrigins, when set, must list at least one origin' })
@@ -76,6 +98,10 @@ export class Source {
 }
 
 export class WebhookTarget {
+  @ApiProperty({
+    format: 'uri',
+    description: 'An http or https URL; the URLs are tried in order until one answers 2xx.',
+  })
   @IsUrl(
     {
       protocols: ['http', 'https'],
@@ -87,17 +113,28 @@ export class WebhookTarget {
   )
   url!: string;
 
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Static headers sent with every request to this URL. Values are secrets: answered masked.',
+  })
   @IsOptional()
   @IsObject()
   headers?: Record<string, string>;
 }
 
 export class WebhooksSettings {
+  @ApiPropertyOptional({
+    writeOnly: true,
+    description:
+      'Signs each request (X-Signature). Write-only: answered masked; send the mask back to keep it.',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty({ message: 'sharedSecret, when set, must not be empty' })
   sharedSecret?: string;
 
+  @ApiProperty({ type: () => [WebhookTarget], minItems: 1, maxItems: MAX_WEBHOOK_URLS })
   @IsArray()
   @ArrayMinSize(1, { message: 'webhooks must list at least one URL' })
   @ArrayMaxSize(MAX_WEBHOOK_URLS, { message: `webhooks may list at most ${MAX_WEBHOOK_URLS} URLs` })
@@ -107,28 +144,43 @@ export class WebhooksSettings {
 }
 
 export class Destination {
+  @ApiProperty({
+    pattern: ID_PATTERN.source,
+    description: 'Unique, chosen at creation; names the destination in URLs.',
+  })
   @IsString()
-  @Matches(/^[A-Za-z0-9_.-]{1,128}$/, {
+  @Matches(ID_PATTERN, {
     message: 'id may hold letters, digits, dot, dash and underscore (1-128)',
   })
   id!: string;
 
+  @ApiProperty({ enum: [WEBHOOKS_DESTINATION_TYPE] })
   @IsIn([WEBHOOKS_DESTINATION_TYPE], { message: `type must be "${WEBHOOKS_DESTINATION_TYPE}"` })
   type!: typeof WEBHOOKS_DESTINATION_TYPE;
 
   /** The integrations key that names this destination in a call; the type's name by default. */
+  @ApiPropertyOptional({
+    minLength: 1,
+    description: 'The key that names it in a call\'s integrations object; "Webhooks" by default.',
+  })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
   name?: string;
 
+  @ApiProperty()
   @IsBoolean({ message: 'enabled must be true or false' })
   enabled!: boolean;
 
+  @ApiProperty({
+    type: [String],
+    description: 'Ids of the sources whose calls it receives; each must exist.',
+  })
   @IsArray()
   @IsString({ each: true })
   sources!: string[];
 
+  @ApiProperty({ type: () => WebhooksSettings })
   @ValidateNested()
   @Type(() => WebhooksSettings)
   settings!: WebhooksSettings;
