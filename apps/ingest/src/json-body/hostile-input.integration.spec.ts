@@ -119,6 +119,38 @@ describe('hostile input against a running ingest (real broker)', () => {
     expect(({} as { admin?: boolean }).admin).toBeUndefined();
   });
 
+  it.each([
+    ['context.__proto__', '"context":{"__proto__":{"x":1}}'],
+    ['context.constructor.prototype', '"context":{"constructor":{"prototype":{"x":1}}}'],
+    ['integrations.__proto__', '"integrations":{"__proto__":{"All":false}}'],
+    ['context.a.b.c.__proto__', '"context":{"a":{"b":{"c":{"__proto__":{"x":1}}}}}'],
+    [
+      'context.a.b.c.constructor.prototype',
+      '"context":{"a":{"b":{"c":{"constructor":{"prototype":{"x":1}}}}}}',
+    ],
+    ['integrations.a.b.c.__proto__', '"integrations":{"a":{"b":{"c":{"__proto__":true}}}}'],
+  ])('refuses a batch whose batch-level %s names a prototype, naming the field', async (field, fields) => {
+    const body = `{"batch":[{"type":"track","userId":"batch-level-hostile","event":"E"}],${fields}}`;
+    const res = await refusal(await post('/v1/batch', body));
+    expect(res).toMatchObject({
+      status: 400,
+      message: '1 batch-level field(s) invalid; nothing was accepted',
+      errors: [{ field, reason: expect.stringMatching(/names a JavaScript prototype/) }],
+    });
+    expect(res.errors![0]).not.toHaveProperty('index');
+  });
+
+  it.each([
+    ['properties.a.b.__proto__', '"properties":{"a":{"b":{"__proto__":{"x":1}}}}'],
+    ['context.a.b.constructor.prototype', '"context":{"a":{"b":{"constructor":{"prototype":1}}}}'],
+    ['integrations.a.b.__proto__', '"integrations":{"a":{"b":{"__proto__":1}}}'],
+  ])('refuses a batch message whose %s names a prototype three levels down', async (field, fields) => {
+    const clean = '{"type":"track","userId":"nested-hostile","event":"E"}';
+    const hostile = `{"type":"track","userId":"nested-hostile","event":"E",${fields}}`;
+    const res = await refusal(await post('/v1/batch', `{"batch":[${clean},${clean},${hostile}]}`));
+    expect(res).toMatchObject({ status: 400, errors: [{ index: 2, field }] });
+  });
+
   it('refuses a single call with a top-level __proto__ key with the field named', async () => {
     const res = await refusal(await post('/v1/identify', '{"userId":"u","__proto__":{"polluted":true}}'));
     expect(res).toMatchObject({ status: 400, errors: [{ index: 0, field: '__proto__' }] });
@@ -148,6 +180,19 @@ describe('hostile input against a running ingest (real broker)', () => {
       });
     },
   );
+
+  it('keeps plain "constructor" and "prototype" keys in batch-level fields, merged into the message', async () => {
+    const res = await post(
+      '/v1/batch',
+      '{"batch":[{"type":"track","userId":"batch-constructor","event":"E","properties":{"constructor":"Ford"}}],' +
+        '"context":{"constructor":"Ford","a":{"prototype":"v2"}},"integrations":{"constructor":{"a":{"prototype":true}}}}',
+    );
+    expect(res.status).toBe(200);
+    const { call } = await storedText('batch-constructor');
+    expect(call.properties).toEqual({ constructor: 'Ford' });
+    expect(call.context).toMatchObject({ constructor: 'Ford', a: { prototype: 'v2' } });
+    expect(call.integrations).toEqual({ constructor: { a: { prototype: true } } });
+  });
 
   it('keeps a plain "constructor" key and "prototype" outside a constructor object', async () => {
     const res = await post(
@@ -242,6 +287,18 @@ describe('hostile input against a running ingest (real broker)', () => {
     socket.write(`POST /v1/track HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
     await closed;
     expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+  });
+
+  it('wrote nothing of any refused request: no stored call holds a prototype key', async () => {
+    // Ingest answers 200 only once Kafka has a call, so one accepted after every refusal bounds them.
+    expect((await post('/v1/track', '{"userId":"after-the-refusals","event":"E"}')).status).toBe(200);
+    await storedText('after-the-refusals');
+    const hostile = reader.records.filter(
+      (r) =>
+        r.text.includes('__proto__') ||
+        ['batch-level-hostile', 'nested-hostile'].includes(r.value.call.userId!),
+    );
+    expect(hostile.map((r) => r.text)).toEqual([]);
   });
 
   it('is still healthy afterwards', async () => {

@@ -7,10 +7,10 @@ export class BodyError extends Error {
   readonly statusCode = 400;
 }
 
-/** Bodies whose text had a key that may read `__proto__` or `prototype`: their messages get the per-message key check. */
+/** Bodies whose text had a key that may read `__proto__` or `prototype`: only these are walked for prototype keys. */
 const withPrototypeKeys = new WeakSet<object>();
 
-/** Whether `parseJsonBody` saw a key in this body that may name a prototype (see `prototypeKeyProblems`). */
+/** Whether `parseJsonBody` saw a key in this body that may name a prototype (see `forEachPrototypeKey`). */
 export function mayHoldPrototypeKeys(body: unknown): boolean {
   return typeof body === 'object' && body !== null && withPrototypeKeys.has(body);
 }
@@ -19,8 +19,8 @@ export function mayHoldPrototypeKeys(body: unknown): boolean {
  * Reads a JSON request body, refusing with a reason a caller can act on: bytes that are not
  * UTF-8, nesting deeper than `maxDepth` (checked on the bytes, before anything recursive touches
  * them), malformed JSON. Integers beyond 2^53 are kept exactly. Keys named `__proto__` are plain
- * own properties here (JSON.parse never sets a prototype); the tracking endpoints refuse the
- * messages holding them, with the reason.
+ * own properties here (JSON.parse never sets a prototype); the endpoints refuse bodies holding
+ * them, naming each key (see `forEachPrototypeKey`).
  */
 export function parseJsonBody(bytes: Buffer, maxDepth: number): unknown {
   if (bytes.length === 0) throw new BodyError('the body is empty; send a JSON object');
