@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { ATTEMPT_OUTCOMES } from '@switchyard/contracts';
 import { AttemptFilter } from '../index/attempt-index';
+import type { AuditFilter } from '../workspace/audit-trail';
 
 /** Raw query-string or form input: Fastify gives strings, or arrays when a name repeats. */
 export type RawInput = Record<string, unknown> | undefined;
@@ -82,4 +83,16 @@ export function replayFilter(input: RawInput): {
   if (Object.values(filter).every((v) => v === undefined))
     throw new BadRequestException('name what to replay: id, messageId, destinationId, from and/or to');
   return filter;
+}
+
+/** `kind`, `id`, `from`, `to`, `limit` of the audit trail. */
+export function auditFilter(input: RawInput): AuditFilter {
+  const kind = text(input, 'kind');
+  if (kind !== undefined && kind !== 'source' && kind !== 'destination')
+    throw new BadRequestException('kind must be source or destination');
+  const iso = (name: string) => {
+    const ms = time(input, name);
+    return ms === undefined ? undefined : new Date(ms).toISOString();
+  };
+  return { kind, id: text(input, 'id'), from: iso('from'), to: iso('to'), limit: limit(input, 100) };
 }

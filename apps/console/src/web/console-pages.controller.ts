@@ -66,7 +66,11 @@ export class ConsolePagesController {
     const token = typeof body?.token === 'string' ? body.token : '';
     const holder = this.sessions.holderOf(token);
     if (!holder)
-      return send(reply, 401, loginPage('That token is not known: use ADMIN_TOKEN or a token from API_TOKENS_FILE.'));
+      return send(
+        reply,
+        401,
+        loginPage('That token is not known: use ADMIN_TOKEN or a token from API_TOKENS_FILE.'),
+      );
     void reply.header('set-cookie', this.sessions.issue(holder));
     return redirect(reply, '/destinations');
   }
