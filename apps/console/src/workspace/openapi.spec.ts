@@ -1,0 +1,56 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Test } from '@nestjs/testing';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiTokens } from '@switchyard/service';
+import { ConsoleAuthGuard } from '../auth/console-auth.guard';
+import { ConsoleSessions } from '../auth/console-sessions';
+import { AuditTrail } from './audit-trail';
+import { managementApiDocument } from './openapi';
+import { WorkspaceAdmin } from './workspace-admin';
+import { WorkspaceApiController } from './workspace-api.controller';
+
+describe('the management API document', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    const tokens = ApiTokens.from('a-long-enough-admin-token');
+    const module = await Test.createTestingModule({
+      controllers: [WorkspaceApiController],
+      providers: [
+        { provide: WorkspaceAdmin, useValue: {} },
+        { provide: AuditTrail, useValue: new AuditTrail(1) },
+        { provide: ApiTokens, useValue: tokens },
+        { provide: ConsoleSessions, useValue: new ConsoleSessions(tokens, 1000, false) },
+        ConsoleAuthGuard,
+      ],
+    }).compile();
+    app = module.createNestApplication<NestFastifyApplication>(new FastifyAdapter());
+    await app.init();
+  });
+  afterAll(() => app.close());
+
+  it('is a valid OpenAPI 3.1 document, by a validator nobody here wrote', async () => {
+    const document = managementApiDocument(app);
+    expect(document.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it('describes the fixed collections under /api/v1, and every field of the workspace file', () => {
+    const document = managementApiDocument(app);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/sources',
+        '/api/v1/destinations',
+        '/api/v1/audit',
+        '/api/v1/sources/{id}',
+      ]),
+    );
+    const schemas = document.components!.schemas as Record<string, { properties: Record<string, unknown> }>;
+    expect(Object.keys(schemas.Destination.properties).sort()).toEqual(
+      ['enabled', 'id', 'name', 'settings', 'sources', 'type'].sort(),
+    );
+    expect(Object.keys(schemas.WebhooksSettings.properties)).toEqual(
+      expect.arrayContaining(['sharedSecret', 'webhooks']),
+    );
+  });
+});
