@@ -69,33 +69,24 @@ class WorkspaceIndex {
 export type WorkspaceChangeListener = (config: WorkspaceConfig) => void;
 
 /**
- * The live workspace configuration. Loads at start (a bad file throws, stopping start-up),
- * then re-reads the file when it changes: a valid edit replaces the configuration, an invalid
- * one is logged and refused, and the previous configuration stays live.
+ * The workspace a service routes by, kept live by its subclass (the workspace topic, or a
+ * mounted file). Lookups read indexes built once per change, not per call.
  */
-export class WorkspaceConfigStore {
+export abstract class Workspace {
   private index: WorkspaceIndex;
   private readonly listeners = new Set<WorkspaceChangeListener>();
-  private poller: NodeJS.Timeout | undefined;
-  /** The file version last read (valid or not), taken before reading so an edit during the read is seen later. */
-  private seen: FileVersion;
 
-  constructor(
-    readonly path: string,
-    private readonly logger: Logger,
-    private readonly pollIntervalMs = 500,
-  ) {
-    this.seen = versionOf(path);
-    this.index = new WorkspaceIndex(loadWorkspace(path));
+  protected constructor(config: WorkspaceConfig, version: string) {
+    this.index = new WorkspaceIndex({ config, version });
     initialiseWorkspaceMetrics();
-    reportLiveWorkspace(this.version);
+    reportLiveWorkspace(version);
   }
 
   get config(): WorkspaceConfig {
     return this.index.config;
   }
 
-  /** The live configuration's version (see workspaceVersion). */
+  /** The live configuration's version, the same on every instance that applied the same workspace. */
   get version(): string {
     return this.index.version;
   }
@@ -122,6 +113,39 @@ export class WorkspaceConfigStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** Makes `config` the live workspace and tells the listeners. */
+  protected replace(config: WorkspaceConfig, version: string): void {
+    this.index = new WorkspaceIndex({ config, version });
+    reportLiveWorkspace(version);
+    for (const listener of this.listeners) listener(config);
+  }
+
+  close(): void {
+    this.listeners.clear();
+  }
+}
+
+/**
+ * The workspace from a mounted file. Loads at start (a bad file throws, stopping start-up),
+ * then re-reads the file when it changes: a valid edit replaces the configuration, an invalid
+ * one is logged and refused, and the previous configuration stays live.
+ */
+export class WorkspaceConfigStore extends Workspace {
+  private poller: NodeJS.Timeout | undefined;
+  /** The file version last read (valid or not), taken before reading so an edit during the read is seen later. */
+  private seen: FileVersion;
+
+  constructor(
+    readonly path: string,
+    private readonly logger: Logger,
+    private readonly pollIntervalMs = 500,
+  ) {
+    const seen = versionOf(path);
+    const { config, version } = loadWorkspace(path);
+    super(config, version);
+    this.seen = seen;
+  }
+
   /**
    * Polls the file: fs.watch misses editors' atomic rename-over, polling does not. Each poll is
    * compared with the version last read, not with the previous poll (as fs.watchFile does): an
@@ -141,8 +165,9 @@ export class WorkspaceConfigStore {
 
   /** Re-reads the file now. Returns false (and keeps the current configuration) when it is invalid. */
   reload(): boolean {
+    let loaded: { config: WorkspaceConfig; version: string };
     try {
-      this.index = new WorkspaceIndex(loadWorkspace(this.path));
+      loaded = loadWorkspace(this.path);
     } catch (error) {
       countWorkspaceReload('refused');
       this.logger.error(
@@ -154,22 +179,21 @@ export class WorkspaceConfigStore {
     this.logger.info(
       {
         path: this.path,
-        version: this.version,
-        sources: this.config.sources.length,
-        destinations: this.config.destinations.length,
+        version: loaded.version,
+        sources: loaded.config.sources.length,
+        destinations: loaded.config.destinations.length,
       },
       'workspace configuration reloaded',
     );
     countWorkspaceReload('applied');
-    reportLiveWorkspace(this.version);
-    for (const listener of this.listeners) listener(this.config);
+    this.replace(loaded.config, loaded.version);
     return true;
   }
 
-  close(): void {
+  override close(): void {
     clearInterval(this.poller);
     this.poller = undefined;
-    this.listeners.clear();
+    super.close();
   }
 }
 
