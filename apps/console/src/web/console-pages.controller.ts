@@ -107,12 +107,11 @@ export class ConsolePagesController {
       const filter = replayFilter(body);
       const result = await this.replays.replay(filter);
       const oneMessage = filter.messageId !== undefined && result.replayed > 0;
-      return redirect(
-        reply,
-        oneMessage
+      return {
+        redirect: oneMessage
           ? `/messages?messageId=${encodeURIComponent(filter.messageId ?? '')}`
           : `/dead-letters?replayed=${result.replayed}`,
-      );
+      };
     });
   }
 

@@ -21,7 +21,7 @@ import {
   testResultsPage,
 } from './destination-pages';
 import { DestinationTester } from './destination-tester';
-import { ifMatchOf, messageOf, PageAnswer, PageResponder, problemsOf, redirect } from './page-replies';
+import { ifMatchOf, messageOf, PageAnswer, PageResponder, problemsOf } from './page-replies';
 import { confirmDeletePage, destinationPage } from './pages';
 
 /** Refusals the form shows beside the values posted, so nothing has to be typed again. */
@@ -79,7 +79,7 @@ export class DestinationPagesController {
       if (problems.length > 0) return this.refusedForm(mode, form, holder, undefined, invalid(problems));
       try {
         const created = await this.admin.createDestination(destination, holder);
-        return redirect(reply, pathOf(String(created.resource.id)));
+        return { redirect: pathOf(String(created.resource.id)) };
       } catch (error) {
         return this.refusedForm(mode, form, holder, undefined, error);
       }
@@ -142,7 +142,7 @@ export class DestinationPagesController {
       if (problems.length > 0) return this.refusedForm(mode, form, holder, mask, invalid(problems));
       try {
         await this.admin.changeDestination(id, destination, ifMatchOf(body), false, holder);
-        return redirect(reply, pathOf(id));
+        return { redirect: pathOf(id) };
       } catch (error) {
         return this.refusedForm(mode, form, holder, mask, error);
       }
@@ -173,7 +173,7 @@ export class DestinationPagesController {
   ) {
     return this.pages.forAdmin(request, reply, async (holder) => {
       await this.admin.deleteDestination(id, ifMatchOf(body), holder);
-      return redirect(reply, '/destinations');
+      return { redirect: '/destinations' };
     });
   }
 

@@ -24,6 +24,9 @@ export interface PageAnswer {
   page: SafeHtml;
 }
 
+/** What a form's post answers: a page, or where to go next (303, so a reload does not post again). */
+export type FormAnswer = PageAnswer | { redirect: string };
+
 export function send(reply: FastifyReply, status: number, page: SafeHtml) {
   return reply.status(status).headers(PAGE_HEADERS).send(page.markup);
 }
@@ -88,11 +91,11 @@ export class PageResponder {
     }
   }
 
-  /** A change posted by a form, or the form itself: admins only. `act` answers with a page or redirects itself. */
+  /** A change posted by a form, or the form itself: admins only. */
   async forAdmin(
     request: FastifyRequest,
     reply: FastifyReply,
-    act: (holder: TokenHolder) => Promise<PageAnswer | FastifyReply>,
+    act: (holder: TokenHolder) => Promise<FormAnswer>,
   ) {
     const holder = this.holderOf(request);
     if (!holder) return redirect(reply, '/login');
@@ -104,7 +107,9 @@ export class PageResponder {
       );
     try {
       const answer = await act(holder);
-      return isPageAnswer(answer) ? send(reply, answer.status, answer.page) : answer;
+      return 'redirect' in answer
+        ? redirect(reply, answer.redirect)
+        : send(reply, answer.status, answer.page);
     } catch (error) {
       return this.failed(reply, error);
     }
@@ -116,6 +121,3 @@ export class PageResponder {
     return send(reply, status, errorPage(status, messageOf(error), this.views.sources()));
   }
 }
-
-const isPageAnswer = (answer: PageAnswer | FastifyReply): answer is PageAnswer =>
-  (answer as PageAnswer).page instanceof SafeHtml;

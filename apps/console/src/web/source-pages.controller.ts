@@ -4,7 +4,7 @@ import type { RawInput } from '../api/query-params';
 import { ConsoleSessions } from '../auth/console-sessions';
 import { ConsoleViews } from '../console-views';
 import { WorkspaceAdmin } from '../workspace/workspace-admin';
-import { ifMatchOf, messageOf, PageResponder, problemsOf, redirect } from './page-replies';
+import { ifMatchOf, messageOf, PageResponder, problemsOf } from './page-replies';
 import { confirmDeletePage } from './pages';
 import { guessedIngestUrl } from './setup-snippets';
 import {
@@ -91,7 +91,7 @@ export class SourcePagesController {
   ) {
     return this.pages.forAdmin(request, reply, async (holder) => {
       await this.admin.retireWriteKey(id, ifMatchOf(body), holder);
-      return redirect(reply, '/sources');
+      return { redirect: '/sources' };
     });
   }
 
@@ -119,7 +119,7 @@ export class SourcePagesController {
   ) {
     return this.pages.forAdmin(request, reply, async (holder) => {
       await this.admin.deleteSource(id, ifMatchOf(body), holder);
-      return redirect(reply, '/sources');
+      return { redirect: '/sources' };
     });
   }
 
