@@ -107,6 +107,29 @@ describe('the destination form', () => {
     expect(destinationBody(form, resource.settings.sharedSecret).body).toEqual(resource);
   });
 
+  it('offers a row for every header a stored URL has, beyond three, and reads them all back', () => {
+    const headers = { A: '••••', B: '••••', C: '••••', D: '••••' };
+    const resource = {
+      id: 'hooks',
+      type: 'Webhooks',
+      enabled: true,
+      sources: [],
+      settings: { webhooks: [{ url: 'https://a.example', headers }] },
+    };
+    const form = destinationFormOf(resource, 1);
+    expect(form.urls[0].headers).toHaveLength(4);
+    expect(form.urls[1].headers).toHaveLength(3);
+    const posted: Record<string, string> = { [field.url(0)]: 'https://a.example', [field.enabled]: 'on' };
+    form.urls[0].headers.forEach((h, i) => {
+      posted[field.headerName(0, i)] = h.name;
+      posted[field.headerValue(0, i)] = h.value;
+    });
+    const read = readDestinationForm(posted, []);
+    expect(destinationBody(read).body.settings).toEqual({
+      webhooks: [{ url: 'https://a.example', headers }],
+    });
+  });
+
   it('ignores values that are not text, as a form never posts them', () => {
     const form = readDestinationForm({ [field.url(0)]: ['https://a', 'https://b'], [field.enabled]: 1 }, []);
     expect(form.urls[0].url).toBe('');

@@ -3,7 +3,7 @@ import type { RawInput } from '../api/query-params';
 
 type Plain = Record<string, unknown>;
 
-/** Header rows offered under each URL row. */
+/** Header rows offered under each URL row; more when a stored URL has more headers. */
 export const HEADER_ROWS = 3;
 /** URL rows offered: as many as a destination may hold. */
 export const URL_ROWS = MAX_WEBHOOK_URLS;
@@ -15,7 +15,7 @@ export interface HeaderRow {
 
 export interface UrlRow {
   url: string;
-  /** Always HEADER_ROWS long; empty rows are ignored. */
+  /** At least HEADER_ROWS long; empty rows are ignored. */
   headers: HeaderRow[];
 }
 
@@ -83,7 +83,7 @@ export function readDestinationForm(body: RawInput, knownSources: string[]): Des
     sources: knownSources.filter((id) => ticked(field.source(id))),
     urls: rows(URL_ROWS, (r) => ({
       url: value(field.url(r)).trim(),
-      headers: rows(HEADER_ROWS, (h) => ({
+      headers: rows(headerRowsPosted(body, r), (h) => ({
         name: value(field.headerName(r, h)).trim(),
         value: value(field.headerValue(r, h)),
       })),
@@ -93,6 +93,13 @@ export function readDestinationForm(body: RawInput, knownSources: string[]): Des
     enabled: ticked(field.enabled),
     revision: value(field.revision) || undefined,
   };
+}
+
+/** The header rows of URL row `r` the form held: every one it renders posts its name, empty or not. */
+function headerRowsPosted(body: RawInput, r: number): number {
+  let count = 0;
+  while (body?.[field.headerName(r, count)] !== undefined) count++;
+  return Math.max(HEADER_ROWS, count);
 }
 
 /** The form of a destination as the API answers it (secrets masked), to edit it. */
@@ -108,7 +115,7 @@ export function destinationFormOf(resource: Plain, revision: number): Destinatio
       const headers = Object.entries(webhooks[r]?.headers ?? {});
       return {
         url: webhooks[r]?.url ?? '',
-        headers: rows(HEADER_ROWS, (h) => ({
+        headers: rows(Math.max(HEADER_ROWS, headers.length), (h) => ({
           name: headers[h]?.[0] ?? '',
           value: headers[h] ? String(headers[h][1]) : '',
         })),
