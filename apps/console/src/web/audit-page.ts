@@ -31,8 +31,11 @@ function leaves(value: unknown, path = '', found = new Map<string, string>()): M
   return found;
 }
 
+/** A destination has a page of its own while it exists; a source shows in the sources' list. */
 const resourcePath = (r: WorkspaceAuditRecord) =>
-  `/${r.kind}s${r.action === 'delete' ? '' : `/${encodeURIComponent(r.id)}`}`;
+  r.kind === 'destination' && r.action !== 'delete'
+    ? `/destinations/${encodeURIComponent(r.id)}`
+    : `/${r.kind}s`;
 
 export function auditPage(
   records: WorkspaceAuditRecord[],
