@@ -5,8 +5,8 @@ import { startHttpService } from '@switchyard/service';
 import { ConsoleSettings } from './console-settings';
 import { ConsoleModule } from './console.module';
 
-/** The login form is the only urlencoded body; a token and a few ids fit easily. */
-const FORM_BODY_LIMIT = 4096;
+/** The pages' largest form, a destination's (five URLs with three static headers each), fits easily. */
+const FORM_BODY_LIMIT = 64 * 1024;
 
 /** Starts the console; used by main.ts and by tests (port 0, a fresh topic namespace). */
 export async function startConsole(

@@ -5,36 +5,26 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConsoleSessions } from '../auth/console-sessions';
 import { ConsoleViews } from '../console-views';
 import { DeliveryReplay } from '../replay/delivery-replay';
-import { attemptFilter, limit, messageQuery, RawInput, replayFilter, text } from '../api/query-params';
+import { limit, messageQuery, RawInput, replayFilter, text } from '../api/query-params';
 import { SafeHtml } from './html';
+import { PageResponder, redirect, send } from './page-replies';
 import {
   debuggerPage,
   debuggerRows,
   deadLettersPage,
-  destinationPage,
-  destinationsPage,
-  errorPage,
   LIVE_DEBUGGER_SCRIPT_PATH,
   loginPage,
   messagesPage,
 } from './pages';
-
-/** Scripts and requests only from the console itself (the live debugger's); inline styles only; forms post to the console; never framed. */
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
+import { COPY_BUTTONS_SCRIPT_PATH } from './source-pages';
 
 /** Calls the live debugger shows. */
 const DEBUGGER_CALLS = 100;
 
-/** Read once: a file beside this one in the source tree and in the build (`npm run build` copies assets/). */
-const LIVE_DEBUGGER_SCRIPT = readFileSync(join(__dirname, 'assets', 'live-debugger.js'));
+/** Read once: files beside this one in the source tree and in the build (`npm run build` copies assets/). */
+const asset = (name: string) => readFileSync(join(__dirname, 'assets', name));
+const LIVE_DEBUGGER_SCRIPT = asset('live-debugger.js');
+const COPY_BUTTONS_SCRIPT = asset('copy-buttons.js');
 
 /**
  * The console's web pages, rendered on the server from the same views as the API. A page asked
@@ -43,11 +33,15 @@ const LIVE_DEBUGGER_SCRIPT = readFileSync(join(__dirname, 'assets', 'live-debugg
  */
 @Controller()
 export class ConsolePagesController {
+  private readonly pages: PageResponder;
+
   constructor(
     private readonly views: ConsoleViews,
     private readonly sessions: ConsoleSessions,
     private readonly replays: DeliveryReplay,
-  ) {}
+  ) {
+    this.pages = new PageResponder(sessions, views);
+  }
 
   @Get()
   home(@Res() reply: FastifyReply) {
@@ -81,36 +75,6 @@ export class ConsolePagesController {
     return redirect(reply, '/login');
   }
 
-  @Get('destinations')
-  destinations(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.page(request, reply, () => destinationsPage(this.views.destinations(), this.views.sources()));
-  }
-
-  @Get('destinations/:id')
-  destination(
-    @Param('id') id: string,
-    @Query() query: RawInput,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ) {
-    return this.page(request, reply, () => {
-      if (!this.views.isKnownDestination(id))
-        throw new HttpException(`no destination ${id} in the workspace or the attempts held`, 404);
-      const shown = {
-        outcome: text(query, 'outcome'),
-        status: text(query, 'status'),
-        from: text(query, 'from'),
-        to: text(query, 'to'),
-      };
-      return destinationPage(
-        this.views.destination(id),
-        this.views.attempts(id, attemptFilter(query), limit(query, 200)),
-        shown,
-        this.views.sources(),
-      );
-    });
-  }
-
   @Get('messages')
   messages(@Query() query: RawInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.page(request, reply, () => {
@@ -121,7 +85,7 @@ export class ConsolePagesController {
 
   @Get('dead-letters')
   deadLetters(@Query() query: RawInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.page(request, reply, () => {
+    return this.pages.show(request, reply, (canWrite) => {
       const replayed = text(query, 'replayed');
       const notice =
         replayed === undefined
@@ -130,28 +94,25 @@ export class ConsolePagesController {
       return deadLettersPage(
         this.views.deadLetters(text(query, 'destinationId'), limit(query, 200)),
         this.views.sources(),
+        canWrite,
         notice,
       );
     });
   }
 
-  /** A replay button: replays, then shows the message's timeline, where the new attempt appears (or, when nothing matched, says so). */
+  /** A replay button (admins only): replays, then shows the message's timeline, where the new attempt appears (or, when nothing matched, says so). */
   @Post('dead-letters/replay')
-  async replay(@Body() body: RawInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    if (!this.sessions.isValid(request.headers.cookie)) return redirect(reply, '/login');
-    try {
+  replay(@Body() body: RawInput, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.pages.forAdmin(request, reply, async () => {
       const filter = replayFilter(body);
       const result = await this.replays.replay(filter);
       const oneMessage = filter.messageId !== undefined && result.replayed > 0;
-      return redirect(
-        reply,
-        oneMessage
+      return {
+        redirect: oneMessage
           ? `/messages?messageId=${encodeURIComponent(filter.messageId ?? '')}`
           : `/dead-letters?replayed=${result.replayed}`,
-      );
-    } catch (error) {
-      return this.failed(reply, error);
-    }
+      };
+    });
   }
 
   @Get('sources/:id/debugger')
@@ -179,14 +140,12 @@ export class ConsolePagesController {
 
   @Get(LIVE_DEBUGGER_SCRIPT_PATH.slice(1))
   liveDebuggerScript(@Res() reply: FastifyReply) {
-    return reply
-      .status(200)
-      .headers({
-        'content-type': 'text/javascript; charset=utf-8',
-        'x-content-type-options': 'nosniff',
-        'cache-control': 'no-cache',
-      })
-      .send(LIVE_DEBUGGER_SCRIPT);
+    return sendScript(reply, LIVE_DEBUGGER_SCRIPT);
+  }
+
+  @Get(COPY_BUTTONS_SCRIPT_PATH.slice(1))
+  copyButtonsScript(@Res() reply: FastifyReply) {
+    return sendScript(reply, COPY_BUTTONS_SCRIPT);
   }
 
   private knownSource(id: string) {
@@ -196,30 +155,17 @@ export class ConsolePagesController {
   }
 
   private page(request: FastifyRequest, reply: FastifyReply, render: () => SafeHtml) {
-    if (!this.sessions.isValid(request.headers.cookie)) return redirect(reply, '/login');
-    try {
-      return send(reply, 200, render());
-    } catch (error) {
-      return this.failed(reply, error);
-    }
-  }
-
-  /** An expected refusal (HttpException) as a page; anything else goes to the exception filter (500 with an error id). */
-  private failed(reply: FastifyReply, error: unknown) {
-    if (!(error instanceof HttpException)) throw error;
-    const response = error.getResponse();
-    const message =
-      typeof response === 'string'
-        ? response
-        : String((response as { message?: unknown }).message ?? error.message);
-    return send(reply, error.getStatus(), errorPage(error.getStatus(), message, this.views.sources()));
+    return this.pages.show(request, reply, render);
   }
 }
 
-function send(reply: FastifyReply, status: number, page: SafeHtml) {
-  return reply.status(status).headers(PAGE_HEADERS).send(page.markup);
-}
-
-function redirect(reply: FastifyReply, location: string) {
-  return reply.status(303).header('location', location).header('cache-control', 'no-store').send();
+function sendScript(reply: FastifyReply, script: Buffer) {
+  return reply
+    .status(200)
+    .headers({
+      'content-type': 'text/javascript; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-cache',
+    })
+    .send(script);
 }

@@ -17,19 +17,24 @@ th,td{border-bottom:1px solid #dde;padding:.3rem .5rem;text-align:left;vertical-
 th{background:#f3f5f9}pre{margin:0;white-space:pre-wrap;word-break:break-all;max-width:48rem;font-size:12px}
 .delivered{color:#176d2c}.dead-lettered{color:#a01818}.retry-scheduled,.next-url{color:#9a5b00}
 .notice{background:#eef6ee;padding:.5rem}.error{background:#fbeaea;padding:.5rem}form.inline{display:inline}
-input,select,button{font:inherit;padding:.2rem .4rem}`;
+input,select,button,textarea{font:inherit;padding:.2rem .4rem}
+fieldset{margin:.6rem 0;border:1px solid #dde}label{margin-right:.6rem}.hint{color:#5a6275;font-size:12px}
+.write-key{font-size:16px;background:#fff8d6;padding:.2rem .4rem}.actions form,.actions a{margin-right:.4rem}`;
 
 /** How often a live page updates: by its script, or by reloading where scripts do not run. */
 export const LIVE_UPDATE_SECONDS = 2;
 
-/** The frame of every page. `liveScript` keeps the page up to date; without scripts the page reloads itself instead. */
+/**
+ * The frame of every page. `liveScript` keeps the page up to date; without scripts the page reloads
+ * itself instead. `script` adds conveniences the page works without.
+ */
 export function layout(
   title: string,
   body: SafeHtml,
-  options: { sources?: Source[]; liveScript?: string } = {},
+  options: { sources?: Source[]; liveScript?: string; script?: string } = {},
 ): SafeHtml {
   const nav = options.sources
-    ? html`<a href="/destinations">Destinations</a><a href="/dead-letters">Dead letters</a>
+    ? html`<a href="/sources">Sources</a><a href="/destinations">Destinations</a><a href="/audit">Audit</a><a href="/dead-letters">Dead letters</a>
         ${options.sources.map((s) => html`<a href="/sources/${encodeURIComponent(s.id)}/debugger">Debugger: ${s.name}</a>`)}
         <form class="inline" method="get" action="/messages"><input name="messageId" placeholder="messageId" aria-label="messageId">
           <button>Find message</button></form>
@@ -39,6 +44,7 @@ export function layout(
     : html``;
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Switchyard console</title>
 ${options.liveScript ? html`<script src="${options.liveScript}" defer></script><noscript><meta http-equiv="refresh" content="${LIVE_UPDATE_SECONDS}"></noscript>` : ''}
+${options.script ? html`<script src="${options.script}" defer></script>` : ''}
 <meta name="viewport" content="width=device-width"><style>${new SafeHtml(STYLE)}</style></head>
 <body><header><strong>Switchyard console</strong>${nav}</header><main><h1>${title}</h1>${body}</main></body></html>`;
 }
@@ -52,33 +58,18 @@ export function loginPage(error?: string): SafeHtml {
   );
 }
 
-export function destinationsPage(destinations: DestinationSummary[], sources: Source[]): SafeHtml {
-  const rows = destinations.map((d) => {
-    const h = d.health;
-    return html`<tr class="destination"><td><a href="/destinations/${encodeURIComponent(d.id)}">${d.id}</a></td><td>${d.name ?? '(not configured)'}</td>
-<td>${d.enabled === undefined ? '' : d.enabled ? 'yes' : 'no'}</td><td>${h.requests}</td><td>${percent(h.successRate)}</td>
-<td>${ms(h.p50Ms)}</td><td>${ms(h.p99Ms)}</td><td>${h.circuits.map((c) => html`<div>#${c.urlIndex} ${c.urlHost ?? ''}: ${c.state}</div>`)}</td>
-<td>${h.lastAttemptAt ?? ''}</td></tr>`;
-  });
-  return layout(
-    'Destinations',
-    html`<table><thead><tr><th>Destination</th><th>Name</th><th>Enabled</th><th>Requests</th><th>Success</th><th>p50</th><th>p99</th><th>Circuits</th><th>Last attempt</th></tr></thead>
-<tbody>${rows}</tbody></table><p>Health covers each destination's most recent requests held by the console.</p>`,
-    { sources },
-  );
-}
-
 export function destinationPage(
   d: DestinationSummary,
   attempts: IndexedAttempt[],
   filter: Record<string, string | undefined>,
   sources: Source[],
+  setup?: SafeHtml,
 ): SafeHtml {
   const option = (value: string) =>
     html`<option value="${value}" ${filter.outcome === value ? html`selected` : ''}>${value || 'any'}</option>`;
   return layout(
     `Destination ${d.id}`,
-    html`<p>Requests ${d.health.requests} · success ${percent(d.health.successRate)} · p50 ${ms(d.health.p50Ms)} · p99 ${ms(d.health.p99Ms)}</p>
+    html`${setup}<h2>Health</h2><p>Requests ${d.health.requests} · success ${percent(d.health.successRate)} · p50 ${ms(d.health.p50Ms)} · p99 ${ms(d.health.p99Ms)}</p>
 <form method="get"><label>Outcome <select name="outcome">${['', 'delivered', 'next-url', 'retry-scheduled', 'dead-lettered'].map(option)}</select></label>
 <label>Status <input name="status" size="4" value="${filter.status ?? ''}"></label>
 <label>From <input name="from" placeholder="2026-01-31T00:00:00Z" value="${filter.from ?? ''}"></label>
@@ -107,7 +98,13 @@ export function messagesPage(
   );
 }
 
-export function deadLettersPage(views: DeadLetterView[], sources: Source[], notice?: string): SafeHtml {
+/** Dead letters, newest first; `canWrite` offers each one's Replay button. */
+export function deadLettersPage(
+  views: DeadLetterView[],
+  sources: Source[],
+  canWrite: boolean,
+  notice?: string,
+): SafeHtml {
   const rows = views.map(({ deadLetter: d, deadAttempt: a, latest }) => {
     const deadAt = d.deadAt ? Date.parse(d.deadAt) : Infinity;
     const since = latest && latest.atMs > deadAt ? latest.outcome : undefined;
@@ -115,8 +112,12 @@ export function deadLettersPage(views: DeadLetterView[], sources: Source[], noti
 <td>${d.destinationId ? html`<a href="/destinations/${encodeURIComponent(d.destinationId)}">${d.destinationId}</a>` : '—'}</td>
 <td>${d.messageId ? html`<a href="/messages?messageId=${encodeURIComponent(d.messageId)}">${d.messageId}</a>` : '—'}</td><td>${a?.type ?? ''} ${a?.event ?? ''}</td>
 <td>${a?.status ?? ''}</td><td>${d.failure}: ${d.reason}</td><td>${d.attempts}</td><td class="${since ?? 'dead-lettered'}">${since ? `since: ${since}` : 'dead'}</td>
-<td><form method="post" action="/dead-letters/replay"><input type="hidden" name="id" value="${d.id}">
-${d.messageId ? html`<input type="hidden" name="messageId" value="${d.messageId}">` : ''}<button>Replay</button></form></td></tr>`;
+<td>${
+      canWrite
+        ? html`<form method="post" action="/dead-letters/replay"><input type="hidden" name="id" value="${d.id}">
+${d.messageId ? html`<input type="hidden" name="messageId" value="${d.messageId}">` : ''}<button>Replay</button></form>`
+        : ''
+    }</td></tr>`;
   });
   return layout(
     'Dead letters',
@@ -160,6 +161,28 @@ export function errorPage(status: number, message: string, sources?: Source[]): 
   return layout(`Error ${status}`, html`<p class="error">${message}</p>`, { sources });
 }
 
+/** What a refused change says: the reason, and each problem (naming its field) when there are any. */
+export function refusal(message: string, problems: string[] = []): SafeHtml {
+  return html`<div class="error" id="problems" role="alert"><p>${message}</p>
+${problems.length > 0 ? html`<ul>${problems.map((p) => html`<li class="problem">${p}</li>`)}</ul>` : ''}</div>`;
+}
+
+/** A delete's own page: what goes, and one button that does it at the revision this page showed. */
+export function confirmDeletePage(
+  what: { kind: 'source' | 'destination'; id: string; revision: number },
+  consequence: string,
+  sources: Source[],
+): SafeHtml {
+  const path = `/${what.kind}s/${encodeURIComponent(what.id)}`;
+  return layout(
+    `Delete ${what.kind} ${what.id}?`,
+    html`<p>${consequence}</p>
+<form method="post" action="${path}/delete" id="delete-form"><input type="hidden" name="revision" value="${what.revision}">
+<button id="confirm-delete">Delete ${what.kind} ${what.id}</button> <a href="/${what.kind}s" id="cancel-delete">Cancel</a></form>`,
+    { sources },
+  );
+}
+
 /** Attempts as rows; `link` names the column that leads elsewhere (the message, or the destination). */
 function attemptsTable(attempts: IndexedAttempt[], link: 'message' | 'destination'): SafeHtml {
   const rows = attempts.map(
@@ -176,10 +199,10 @@ function attemptsTable(attempts: IndexedAttempt[], link: 'message' | 'destinatio
 <tbody>${rows}</tbody></table>`;
 }
 
-function percent(rate: number | null): string {
+export function percent(rate: number | null): string {
   return rate === null ? '—' : `${(rate * 100).toFixed(1)} %`;
 }
 
-function ms(value: number | null): string {
+export function ms(value: number | null): string {
   return value === null ? '—' : `${value.toFixed(value < 10 ? 1 : 0)} ms`;
 }
