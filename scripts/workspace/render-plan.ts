@@ -22,6 +22,7 @@ export function renderPlan(plan: Plan): string {
     lines.push(describeStep(step));
     if (step.action !== 'delete') lines.push(...step.fields.map((f) => `    ${fieldLine(f, step.action)}`));
   }
+  if (plan.steps.length === 0) lines.push('Nothing to do: the console already matches the file.');
   lines.push(...secretsNote(plan));
   return lines.join('\n') + '\n';
 }
