@@ -179,11 +179,14 @@ export function fieldChanges(want: Plain, have: Plain, kind: ResourceKind): Fiel
 }
 
 function secretChange(path: string, after: string | undefined, before: string | undefined): FieldChange[] {
+  if (secretUnchanged(after, before)) return [];
   const shownBefore = before === undefined || isMask(before) ? before : maskSecret(before);
-  const shownAfter = after === undefined ? undefined : maskSecret(after);
-  const same =
-    after === undefined || before === undefined || !isMask(before) ? after === before : shownAfter === before;
-  return same ? [] : [{ path, before: shownBefore, after: shownAfter }];
+  return [{ path, before: shownBefore, after: after === undefined ? undefined : maskSecret(after) }];
+}
+
+function secretUnchanged(after: string | undefined, before: string | undefined): boolean {
+  if (after === undefined || before === undefined) return after === before;
+  return isMask(before) ? maskSecret(after) === before : after === before;
 }
 
 function secretPaths(resource: Plain, kind: ResourceKind): string[] {
