@@ -40,7 +40,7 @@ describe('planApply', () => {
     );
   });
 
-  it("lists a created resource's fields with its secrets masked", () => {
+  it("lists a created resource's fields but its id, secrets masked", () => {
     const plan = planApply(empty, {
       sources: [source('web', { writeKey: 'web-write-key-0001' })],
       destinations: [
@@ -52,7 +52,6 @@ describe('planApply', () => {
     });
     const [createSource, createDestination] = plan.steps as Extract<PlanStep, { action: 'create' }>[];
     expect(createSource.fields).toEqual([
-      { path: 'id', after: '"web"' },
       { path: 'name', after: '"Source web"' },
       { path: 'writeKey', after: maskSecret('web-write-key-0001') },
     ]);

@@ -127,7 +127,7 @@ function withKeptWriteKeys(source: Plain, stored: Plain | undefined): Plain {
 }
 
 function createdFields(body: Plain, kind: ResourceKind): FieldChange[] {
-  const fields = fieldChanges(body, {}, kind);
+  const fields = fieldChanges(body, {}, kind).filter((field) => field.path !== 'id');
   const generated = kind === 'source' && body.writeKey === undefined;
   return generated ? [...fields, { path: 'writeKey', after: GENERATED }] : fields;
 }

@@ -164,6 +164,7 @@ describe('workspace apply', () => {
     expect(await run('apply', '-f', await fileWith(file), '--dry-run')).toBe(EXIT.ok);
     expect(out).toContain('Plan: 2 to create, 1 to update, 2 to delete, 0 unchanged.');
     expect(out).toContain('~ update source "web"\n    name: "Website" → "Web"\n');
+    expect(out).toContain('Dry run: nothing was applied.');
     expect(fake.writes()).toEqual([]);
     for (const secret of [SHARED_SECRET, HEADER_VALUE, 'app-write-key-0001', 'console-made-key-1'])
       expect(out + err).not.toContain(secret);

@@ -33,7 +33,8 @@ export async function runWorkspaceCommand(
   try {
     const plan = planApply(await api.read(), file.workspace, { resendSecrets: options.resendSecrets });
     io.out(renderPlan(plan));
-    if (options.dryRun || plan.steps.length === 0) return EXIT.ok;
+    if (plan.steps.length === 0) return EXIT.ok;
+    if (options.dryRun) return (io.out('\nDry run: nothing was applied.\n'), EXIT.ok);
     io.out('\nApplying:\n');
     const outcome = await applyPlan(plan, api, (step) => io.out(`  done ${describeStep(step)}\n`));
     (outcome.failure ? io.err : io.out)(renderOutcome(outcome));
