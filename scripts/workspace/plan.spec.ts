@@ -40,7 +40,7 @@ describe('planApply', () => {
     );
   });
 
-  it("lists a created resource's fields but its id, secrets masked", () => {
+  it('lists the fields a create sets, secrets masked', () => {
     const plan = planApply(empty, {
       sources: [source('web', { writeKey: 'web-write-key-0001' })],
       destinations: [
