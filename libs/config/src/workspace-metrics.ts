@@ -44,4 +44,19 @@ export function countWorkspaceReload(result: ReloadResult): void {
 /** Starts the reload counters at 0 (a service that never sees an edit still exports them). */
 export function initialiseWorkspaceMetrics(): void {
   reloads();
+  skippedRecords();
+}
+
+const skippedRecords = () =>
+  metric(
+    'switchyard_workspace_records_skipped_total',
+    () =>
+      new Counter({
+        name: 'switchyard_workspace_records_skipped_total',
+        help: 'Records of the workspace topic this service could not apply (logged with the reason); the resource keeps its previous state',
+      }),
+  );
+
+export function countSkippedWorkspaceRecord(): void {
+  skippedRecords().inc();
 }
