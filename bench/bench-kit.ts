@@ -10,11 +10,10 @@ export type ServiceName = 'ingest' | 'router' | 'delivery' | 'console';
 /**
  * The V8 heap flags each service runs with in production (docker/Dockerfile, the Kubernetes
  * Deployments, scripts/start.sh). Command-line flags: Node refuses --initial-old-space-size in
- * NODE_OPTIONS. Ingest lets its old space reach 72 MB before the first full GC: 64 cost it
- * throughput (48k against 51k events/s at 80), 80 took it over 200 MB of RSS at 256 connections
- * (72: 51-54k events/s, 189-197 MB). Router and delivery run as fast at 64 MB and stay 12-20 MB
- * smaller (delivery at full load: 205-212 MB of RSS at 80 MB, 187-199 at 64). The console holds
- * its index in the heap (CONSOLE_MAX_ATTEMPTS, ~1.2 KB each): 256 MB of old space.
+ * NODE_OPTIONS. Ingest lets its old space reach 72 MB before the first full GC: less cost it
+ * throughput, more took it over its 200 MB memory target. Router and delivery run as fast at 64 MB
+ * and stay smaller (docs/performance-log.md). The console holds its index in the heap
+ * (CONSOLE_MAX_ATTEMPTS): 256 MB of old space.
  */
 export const SERVICE_HEAP_FLAGS: Record<ServiceName, string[]> = {
   ingest: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=72'],
@@ -80,8 +79,8 @@ export function fillerText(length: number, seed: number): string {
 
 /**
  * How fast this machine is right now: milliseconds for a fixed piece of JSON work (lower is
- * faster). This shared VM's speed moves by a third between runs; printed beside each result, it
- * tells a slow machine from a slow change.
+ * faster). A shared VM's speed moves between runs; printed beside each result, it tells a slow
+ * machine from a slow change (bench/README.md).
  */
 export function machineSpeedMs(): number {
   const sample = {

@@ -134,9 +134,9 @@ const nodeClosedLoop: ClosedLoop = async (
 };
 
 /**
- * The same closed loop from bench/go/loadgen (fasthttp): this process needs 30–45 % of a core
- * to send 7,000 requests/s, which ingest, sharing the two cores, then cannot use; loadgen needs
- * about half of that.
+ * The same closed loop from bench/go/loadgen (fasthttp): this process needs a large share of a
+ * core at high request rates, which ingest, sharing the cores, then cannot use; loadgen needs
+ * far less.
  */
 const goClosedLoop: ClosedLoop = async (
   { urls },

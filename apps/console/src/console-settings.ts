@@ -62,7 +62,7 @@ export class ConsoleSettings extends CommonSettings {
 }
 
 export const CONSOLE_DEFAULTS = {
-  // ~1.0-1.2 KB of heap each (measured; more with 1 KB error bodies): about 120 MB, inside the console's 256 MB old space.
+  // Each attempt held costs heap (more with an error body): the default fits inside the console's 256 MB old space.
   maxAttempts: 100_000,
   maxDeadLetters: 10_000,
   callsPerSource: 100,

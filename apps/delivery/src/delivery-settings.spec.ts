@@ -3,7 +3,7 @@ import { deliverySettingsFromEnv } from './delivery-settings';
 const base = { WORKSPACE_CONFIG: '/tmp/workspace.yaml' };
 
 describe('delivery settings', () => {
-  it('defaults to the seed: 5 s timeout, 4 h window, Switchyard user agent, SSRF guard off', () => {
+  it("defaults to Segment's documented 5 s timeout and 4 h window, Switchyard user agent, SSRF guard off", () => {
     const settings = deliverySettingsFromEnv(base);
     expect(settings).toMatchObject({
       port: 8082,

@@ -37,7 +37,7 @@ export class DeliverySettings extends CommonSettings {
   })
   userAgentToken!: string;
 
-  /** Time for one webhook request, connect to last byte of the response (seed: 5 s). */
+  /** Time for one webhook request, connect to last byte of the response (Segment documents 5 s). */
   @Type(() => Number)
   @IsInt()
   @Min(50)
@@ -61,7 +61,7 @@ export class DeliverySettings extends CommonSettings {
   @Max(1)
   retryJitterRatio!: number;
 
-  /** Time from the first attempt after which a failing job is dead-lettered (seed: 4 hours). */
+  /** Time from the first attempt after which a failing job is dead-lettered (Segment documents 4 hours). */
   @Type(() => Number)
   @IsInt()
   @Min(100)
@@ -146,8 +146,8 @@ export const DELIVERY_DEFAULTS = {
   retryJitterRatio: 0.2,
   retryWindowMs: 4 * HOUR,
   retryAfterMaxMs: HOUR,
-  // Room for jobs of healthy destinations to pass those waiting on a dead one (isolation: 97 %
-  // of throughput kept at 1000, 52 % at 200; see README).
+  // Room for jobs of healthy destinations to pass those waiting on a dead one: a lower bound lets
+  // a dead endpoint take the healthy ones' throughput (isolation row, bench/README.md).
   maxInFlightPerPartition: 1000,
   // 1,000 jobs of ~500-byte events fit (their records are ~1 KB); larger events pause sooner.
   maxInFlightBytesPerPartition: 1024 * 1024,

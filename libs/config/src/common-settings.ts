@@ -28,7 +28,7 @@ export class CommonSettings extends KafkaClientSettings {
 
   /**
    * Compression of the record batches this service produces. zstd by default: it cut ingest's
-   * CPU per event (see the README's benchmarks). Consumers of Switchyard's topics outside it must
+   * CPU per event (docs/performance-log.md). Consumers of Switchyard's topics outside it must
    * read zstd (Kafka's own clients do; kafkajs needs a codec), or set this to gzip or none.
    */
   @IsIn(KAFKA_COMPRESSIONS as unknown as string[], {
