@@ -100,3 +100,21 @@ app.kubernetes.io/component: {{ .service }}
 {{- end -}}
 {{- end -}}
 {{- end -}}
+
+{{/* Fails on an autoscaling setting that cannot work, naming the value. */}}
+{{- define "switchyard.checkAutoscaling" -}}
+{{- $partitions := int .Values.env.all.TOPIC_PARTITIONS -}}
+{{- range $service := include "switchyard.serviceNames" . | fromJsonArray -}}
+{{- $a := (index $.Values $service).autoscaling -}}
+{{- $consumer := has $service (list "router" "delivery") -}}
+{{- if not (has $a.kind (list "hpa" "keda" "none")) -}}
+{{- fail (printf "%s.autoscaling.kind must be hpa, keda or none, not %q" $service $a.kind) -}}
+{{- end -}}
+{{- if and (eq $a.kind "keda") (not $consumer) -}}
+{{- fail (printf "%s.autoscaling.kind keda: only router and delivery scale on consumer lag" $service) -}}
+{{- end -}}
+{{- if and $consumer (ne $a.kind "none") (gt (int $a.maxReplicas) $partitions) -}}
+{{- fail (printf "%s.autoscaling.maxReplicas %v exceeds env.all.TOPIC_PARTITIONS %v: the extra replicas would get no partition" $service $a.maxReplicas $partitions) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
