@@ -119,3 +119,9 @@ export function loadSettings<const Ts extends readonly SettingsTable[], S extend
   if (problems.length > 0) throw new ConfigError(`invalid ${what}:\n  - ${problems.join('\n  - ')}`);
   return settings;
 }
+
+/** A value as it would be written in the environment (lists comma-separated); undefined stays undefined. */
+export function settingText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
