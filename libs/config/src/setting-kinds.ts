@@ -116,6 +116,11 @@ interface TextRule {
   secret?: boolean;
 }
 
+/** The rule as the reference's "Allowed" column shows it: "must be an http(s) URL" → "an http(s) URL". */
+function allowed(rule: string | undefined): string {
+  return rule?.replace(/^must (be )?/, '') ?? '';
+}
+
 function parseText(row: TextRule): (raw: string) => Parsed<string> {
   return (raw) => {
     const value = row.normalize ? row.normalize(raw) : raw;
@@ -130,13 +135,20 @@ export function text(row: RowText & TextRule & { default: string }): Setting<str
 export function text(row: RowText & TextRule & { default: undefined }): Setting<string | undefined>;
 export function text(row: RowText & TextRule & { default: string | undefined }): Setting<string | undefined> {
   const { accepts: _accepts, rule, normalize: _normalize, ...rest } = row;
-  return { ...rest, type: 'string', bounds: rule ?? '', parse: parseText(row) };
+  return { ...rest, type: 'string', bounds: allowed(rule), parse: parseText(row) };
 }
 
 /** Text that must be set: start-up stops without it. */
 export function requiredText(row: RowText & TextRule): Setting<string> {
   const { accepts: _accepts, rule, normalize: _normalize, ...rest } = row;
-  return { ...rest, type: 'string', bounds: rule ?? '', default: '', required: true, parse: parseText(row) };
+  return {
+    ...rest,
+    type: 'string',
+    bounds: allowed(rule),
+    default: '',
+    required: true,
+    parse: parseText(row),
+  };
 }
 
 /** The service's HTTP port; each service has its own default. */
