@@ -1,7 +1,5 @@
 import { loadSettings, SERVICE_SETTINGS_TABLES, settingsClass } from '@switchyard/config';
 
-export type { TrustProxy } from '@switchyard/config';
-
 /** Ingest's settings, read from the environment through its settings tables; validated at start-up. */
 export class IngestSettings extends settingsClass(...SERVICE_SETTINGS_TABLES.ingest) {}
 
