@@ -10,7 +10,7 @@ export type Parsed<T> = { value: T } | { problem: string };
  */
 export interface Setting<T> {
   readonly env: string;
-  /** The type as the reference shows it, e.g. "integer", "boolean", "one of: zstd, gzip, none". */
+  /** The type as the reference shows it: "integer", "number", "integer list", "boolean", "string". */
   readonly type: string;
   /** Used when the variable is unset or empty; `undefined` means the setting stays unset. */
   readonly default: T;
