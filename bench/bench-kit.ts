@@ -7,23 +7,30 @@ export const repoRoot = join(__dirname, '..');
 
 export type ServiceName = 'ingest' | 'router' | 'delivery' | 'console';
 
-/**
- * The V8 heap flags each service runs with in production (docker/Dockerfile, the Kubernetes
- * Deployments, scripts/start.sh). Command-line flags: Node refuses --initial-old-space-size in
- * NODE_OPTIONS. Ingest lets its old space reach 72 MB before the first full GC: less cost it
- * throughput, more took it over its 200 MB memory target. Router and delivery run as fast at 64 MB
- * and stay smaller (docs/performance-log.md). The console holds its index in the heap
- * (CONSOLE_MAX_ATTEMPTS): 256 MB of old space.
- */
-export const SERVICE_HEAP_FLAGS: Record<ServiceName, string[]> = {
-  ingest: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=72'],
-  router: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=64'],
-  delivery: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=64'],
-  console: ['--max-old-space-size=256', '--max-semi-space-size=8', '--initial-old-space-size=64'],
-};
+/** The runtime flags file's NAME="${NAME:-value}" lines, as name → value. */
+function runtimeFlags(): Record<string, string> {
+  const text = readFileSync(join(repoRoot, 'config', 'runtime-flags.env'), 'utf8');
+  const lines = [...text.matchAll(/^([A-Z_]+)="\$\{\1:-(.*)\}"$/gm)];
+  return Object.fromEntries(lines.map(([, name, value]) => [name, value]));
+}
 
-/** The glibc malloc settings the Dockerfile, the Kubernetes ConfigMap and scripts/start.sh give the services. */
-export const SERVICE_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+const RUNTIME_FLAGS = runtimeFlags();
+
+/**
+ * The V8 heap flags each service runs with in production, from config/runtime-flags.env
+ * (command-line flags: Node refuses --initial-old-space-size in NODE_OPTIONS).
+ */
+export const SERVICE_HEAP_FLAGS = Object.fromEntries(
+  (['ingest', 'router', 'delivery', 'console'] as const).map((service) => [
+    service,
+    RUNTIME_FLAGS[`${service.toUpperCase()}_NODE_FLAGS`].split(' '),
+  ]),
+) as Record<ServiceName, string[]>;
+
+/** The glibc malloc settings of config/runtime-flags.env. */
+export const SERVICE_MALLOC_ENV = Object.fromEntries(
+  Object.entries(RUNTIME_FLAGS).filter(([name]) => name.startsWith('MALLOC_')),
+);
 
 /**
  * Starts a service's compiled main (run `npm run build` first) with the production heap flags
@@ -79,8 +86,8 @@ export function fillerText(length: number, seed: number): string {
 
 /**
  * How fast this machine is right now: milliseconds for a fixed piece of JSON work (lower is
- * faster). A shared VM's speed moves between runs; printed beside each result, it tells a slow
- * machine from a slow change (bench/README.md).
+ * faster). This shared VM's speed moves by a third between runs; printed beside each result, it
+ * tells a slow machine from a slow change.
  */
 export function machineSpeedMs(): number {
   const sample = {

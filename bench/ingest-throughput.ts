@@ -19,6 +19,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BalancedPool, Pool } from 'undici';
+import { localKafkaBrokers } from '@switchyard/config';
 import {
   cpuSeconds,
   fillerText,
@@ -245,7 +246,7 @@ async function main() {
   const env = {
     WORKSPACE_CONFIG: `${repoRoot}/config/workspace.example.yaml`,
     TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`,
-    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+    KAFKA_BROKERS: localKafkaBrokers(),
   };
   // One after another: the first creates the topics.
   const ingests = [];
