@@ -1,10 +1,10 @@
 /**
- * What the attempts topic costs end to end (issue 18), measured so that the machine's own drift
+ * What the attempts topic costs end to end, measured so that the machine's own drift
  * cancels out. Two whole pipelines run side by side on the one broker, identical but for
  * DELIVERY_ATTEMPTS_TOPIC; the bench measures their throughput in short turns (one pipeline sends
  * while the other idles), in the order off-on, on-off, … so a VM that slows down or speeds up
- * during the run weighs on both alike. Separate runs of bench:e2e on this shared VM differed by
- * up to a third between neighbours, more than the 5 % they were meant to resolve.
+ * during the run weighs on both alike. Separate runs of bench:e2e on a shared VM differ by more
+ * than the small cost they are meant to resolve (bench/README.md, "Reading the figures").
  *
  *   npm run bench:attempts -- [--rounds 10] [--seconds 10] [--partitions 6] [--bytes 500]
  */

@@ -7,24 +7,30 @@ export const repoRoot = join(__dirname, '..');
 
 export type ServiceName = 'ingest' | 'router' | 'delivery' | 'console';
 
-/**
- * The V8 heap flags each service runs with in production (docker/Dockerfile, the Kubernetes
- * Deployments, scripts/start.sh). Command-line flags: Node refuses --initial-old-space-size in
- * NODE_OPTIONS. Ingest lets its old space reach 72 MB before the first full GC: 64 cost it
- * throughput (48k against 51k events/s at 80), 80 took it over 200 MB of RSS at 256 connections
- * (72: 51-54k events/s, 189-197 MB). Router and delivery run as fast at 64 MB and stay 12-20 MB
- * smaller (delivery at full load: 205-212 MB of RSS at 80 MB, 187-199 at 64). The console holds
- * its index in the heap (CONSOLE_MAX_ATTEMPTS, ~1.2 KB each): 256 MB of old space.
- */
-export const SERVICE_HEAP_FLAGS: Record<ServiceName, string[]> = {
-  ingest: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=72'],
-  router: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=64'],
-  delivery: ['--max-old-space-size=160', '--max-semi-space-size=8', '--initial-old-space-size=64'],
-  console: ['--max-old-space-size=256', '--max-semi-space-size=8', '--initial-old-space-size=64'],
-};
+/** The runtime flags file's NAME="${NAME:-value}" lines, as name → value. */
+function runtimeFlags(): Record<string, string> {
+  const text = readFileSync(join(repoRoot, 'config', 'runtime-flags.env'), 'utf8');
+  const lines = [...text.matchAll(/^([A-Z_]+)="\$\{\1:-(.*)\}"$/gm)];
+  return Object.fromEntries(lines.map(([, name, value]) => [name, value]));
+}
 
-/** The glibc malloc settings the Dockerfile, the Kubernetes ConfigMap and scripts/start.sh give the services. */
-export const SERVICE_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
+const RUNTIME_FLAGS = runtimeFlags();
+
+/**
+ * The V8 heap flags each service runs with in production, from config/runtime-flags.env
+ * (command-line flags: Node refuses --initial-old-space-size in NODE_OPTIONS).
+ */
+export const SERVICE_HEAP_FLAGS = Object.fromEntries(
+  (['ingest', 'router', 'delivery', 'console'] as const).map((service) => [
+    service,
+    RUNTIME_FLAGS[`${service.toUpperCase()}_NODE_FLAGS`].split(' '),
+  ]),
+) as Record<ServiceName, string[]>;
+
+/** The glibc malloc settings of config/runtime-flags.env. */
+export const SERVICE_MALLOC_ENV = Object.fromEntries(
+  Object.entries(RUNTIME_FLAGS).filter(([name]) => name.startsWith('MALLOC_')),
+);
 
 /**
  * Starts a service's compiled main (run `npm run build` first) with the production heap flags

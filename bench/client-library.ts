@@ -19,8 +19,9 @@ import { freshNamespace } from '../test/support/kafka-test-kit';
 import { startTestIngest } from '../apps/ingest/test/ingest-harness';
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../test/support/workspace-file';
 import { fmt } from './bench-kit';
+import { localKafkaBrokers } from '@switchyard/config';
 
-process.env.KAFKA_BROKERS ??= '127.0.0.1:9092';
+process.env.KAFKA_BROKERS = localKafkaBrokers();
 const ROUNDS = 7;
 const CALLS_PER_ROUND = 10_000;
 const SUSTAINED_SECONDS = Math.min(Number(process.env.BENCH_SECONDS ?? 8), 30);

@@ -19,6 +19,7 @@ import {
   writeWorkspace,
 } from '../apps/delivery/test/delivery-harness';
 import { machineSpeedMs } from './bench-kit';
+import { localKafkaBrokers } from '@switchyard/config';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
 const PHASE_CAP_MS = 90_000;
@@ -82,7 +83,7 @@ async function phase(name: string, destinations: number, hangingDestinations: nu
 
 async function main(): Promise<void> {
   console.log(
-    `delivery benchmark: ${JOBS} jobs per phase, 4 partitions, node ${process.version}, broker ${process.env.KAFKA_BROKERS ?? '127.0.0.1:9092'}, machine speed ${machineSpeedMs().toFixed(0)} ms (lower is faster)`,
+    `delivery benchmark: ${JOBS} jobs per phase, 4 partitions, node ${process.version}, broker ${localKafkaBrokers()}, machine speed ${machineSpeedMs().toFixed(0)} ms (lower is faster)`,
   );
   await phase('1 destination', 1, 0);
   const allHealthy = await phase('10 destinations, all healthy', 10, 0);

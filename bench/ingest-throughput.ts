@@ -19,6 +19,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BalancedPool, Pool } from 'undici';
+import { localKafkaBrokers } from '@switchyard/config';
 import {
   cpuSeconds,
   fillerText,
@@ -134,9 +135,9 @@ const nodeClosedLoop: ClosedLoop = async (
 };
 
 /**
- * The same closed loop from bench/go/loadgen (fasthttp): this process needs 30–45 % of a core
- * to send 7,000 requests/s, which ingest, sharing the two cores, then cannot use; loadgen needs
- * about half of that.
+ * The same closed loop from bench/go/loadgen (fasthttp): this process needs a large share of a
+ * core at high request rates, which ingest, sharing the cores, then cannot use; loadgen needs
+ * far less.
  */
 const goClosedLoop: ClosedLoop = async (
   { urls },
@@ -245,7 +246,7 @@ async function main() {
   const env = {
     WORKSPACE_CONFIG: `${repoRoot}/config/workspace.example.yaml`,
     TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`,
-    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+    KAFKA_BROKERS: localKafkaBrokers(),
   };
   // One after another: the first creates the topics.
   const ingests = [];

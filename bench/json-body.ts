@@ -1,5 +1,5 @@
 /**
- * What ingest's body checks cost (issue 20), on a /v1/batch body of 100 ~500-byte events:
+ * What ingest's body checks cost, on a /v1/batch body of 100 ~500-byte events:
  * JSON.parse alone; the byte scan that bounds nesting and spots long numbers and prototype
  * keys; and the parse that keeps integers beyond 2^53 exact, which runs only when the scan saw a
  * number of 16+ digits.

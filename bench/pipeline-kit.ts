@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { freePort, ServiceProcess } from '../test/support/service-process';
 import { fillerText, startService } from './bench-kit';
+import { localKafkaBrokers } from '@switchyard/config';
 
 const writeKey = 'bench-write-key-0001';
 const auth = `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`;
@@ -71,7 +72,7 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
     WORKSPACE_CONFIG: workspace,
     TOPIC_NAMESPACE: `bench-${randomUUID().slice(0, 8)}`,
     TOPIC_PARTITIONS: String(options.partitions),
-    KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+    KAFKA_BROKERS: localKafkaBrokers(),
   };
   // Free ports, so benchmarks run side by side (or beside npm start) never reach each other's services.
   const ingest = await startService('ingest', env, await freePort());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the test suite uses besides npm packages, and says what it fetches:
 # system packages (Java, Maven, Go, Python's venv, Chromium for the browser tests, promtool from
-# Debian's prometheus), the Kafka broker jars, the Kubernetes schema validator and kustomize.
+# Debian's prometheus), the Kafka broker jars, the Kubernetes schema validator, kustomize and helm.
 # Idempotent: a second run checks and prints one line. `npm test` and `.ci/run` call it before jest;
 # tests only look the tools up (see the paths below), they never install anything.
 set -euo pipefail
@@ -35,4 +35,5 @@ fi
 run_with_progress "fetching the Kafka broker jars (Maven)" bash scripts/kafka/kafka.sh fetch
 run_with_progress "installing the Kubernetes schema validator (PyPI: kubernetes-validate)" bash test/deploy/setup-validator.sh
 run_with_progress "building kustomize (Go module)" bash test/deploy/setup-kustomize.sh
-echo "test tools ready: java, mvn, go, python3, chromium ($(command -v "${CHROMIUM_PATH:-/usr/bin/chromium}")), promtool, Kafka jars, kubernetes-validate, kustomize"
+run_with_progress "building helm (Go module)" bash test/deploy/setup-helm.sh
+echo "test tools ready: java, mvn, go, python3, chromium ($(command -v "${CHROMIUM_PATH:-/usr/bin/chromium}")), promtool, Kafka jars, kubernetes-validate, kustomize, helm"

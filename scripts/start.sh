@@ -4,14 +4,12 @@
 # receiver that prints what it receives. Ctrl-C stops everything this script started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The services' V8 heap flags, as in the image and the Kubernetes Deployments (see README, benchmarks).
-INGEST_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=72"
-ROUTER_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=64"
-DELIVERY_NODE_FLAGS="--max-old-space-size=160 --max-semi-space-size=8 --initial-old-space-size=64"
-CONSOLE_NODE_FLAGS="--max-old-space-size=256 --max-semi-space-size=8 --initial-old-space-size=64"
-# glibc malloc outside V8's heap: two arenas, and large buffers mapped on their own so freeing
-# them gives the memory back (delivery at full load: 222 -> 203 MB RSS).
-export MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
+# The services' V8 heap flags (*_NODE_FLAGS) and glibc malloc settings, as in the image and the
+# Kubernetes manifests; exported so the services' malloc sees them.
+set -a
+# shellcheck source=config/runtime-flags.env
+source config/runtime-flags.env
+set +a
 
 [ -x node_modules/.bin/node ] || npm ci --no-audit --no-fund
 export PATH="$PWD/node_modules/.bin:$PATH"

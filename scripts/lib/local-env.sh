@@ -12,7 +12,7 @@ if [ -z "${KAFKA_BROKERS:-}" ]; then
     bash scripts/kafka/kafka.sh start
     started_kafka=1
   fi
-  export KAFKA_BROKERS="127.0.0.1:${KAFKA_PORT:-9092}"
+  export KAFKA_BROKERS="127.0.0.1:${KAFKA_PORT:-$(bash scripts/lib/local-kafka-port.sh)}"
 fi
 
 stop_started_kafka() {

@@ -41,7 +41,7 @@ describe('real Go clients against ingest', () => {
     expect(calls.track.integrations).toEqual({ All: false, Webhooks: true });
   }, 300_000);
 
-  it('segmentio/analytics-go v2 (the seed library) lands its five calls', async () => {
+  it('segmentio/analytics-go v2 (the deprecated library Segment documents) lands its five calls', async () => {
     await runGoProgram('test/conformance/go-segment-v2', '.', bench.ingest.url, 'seg-go2');
     const calls = await bench.callsFor('seg-go2-user', 5);
     expectStandardCalls(calls, 'seg-go2-user', ['identify', 'track', 'page', 'group', 'alias']);

@@ -173,7 +173,7 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
     });
     expect(byType.group).toMatchObject({ userId, groupId: 'g-1', traits: { name: 'Acme' } });
     expect(byType.screen).toMatchObject({ userId, type: 'screen' });
-    // The webhook spells alias's ids "User ID" and "Previous ID" (seed).
+    // The webhook spells alias's ids "User ID" and "Previous ID", as Segment documents.
     expect(byType.alias).toMatchObject({ 'User ID': userId, 'Previous ID': `${userId}-visitor` });
     expect(byType.track.anonymousId).toMatch(/^[0-9a-f-]{36}$/);
     for (const hook of hooks) {

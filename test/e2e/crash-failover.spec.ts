@@ -9,11 +9,11 @@ const auth = `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`;
 const PROBE_EVERY_MS = 100;
 
 /**
- * Issue 20: after a SIGKILL of a consumer service and an immediate restart (what Kubernetes does),
+ * After a SIGKILL of a consumer service and an immediate restart (what Kubernetes does),
  * how long until events flow again. The services run with the default session timeout (or the
  * KAFKA_SESSION_TIMEOUT_MS this process has), the setting that decides it: the restarted instance
  * joins as a new member and waits for the dead one's session to expire. Each figure is printed
- * (README, "Failover after a crash"); what is asserted is that every event sent around the crash
+ * (bench/README.md keeps the figures); what is asserted is that every event sent around the crash
  * arrives.
  */
 describe('failover after a SIGKILL of each consumer service', () => {

@@ -7,7 +7,7 @@ import { WorkspaceFile } from '../support/workspace-file';
 const WRITE_KEY = 'rolling-write-key-01';
 
 /**
- * Issue 6's promise: SIGTERM on any service stops taking work, finishes what is in flight,
+ * The shutdown promise: SIGTERM on any service stops taking work, finishes what is in flight,
  * commits and exits 0, so restarting every service in turn while events flow loses nothing.
  * Load comes from Switchyard's own client library, whose retries carry calls over ingest's restart.
  */

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { localKafkaBrokers } from '../../libs/config/src/local-kafka';
 
 /**
  * Integration and end-to-end suites need a real broker. When KAFKA_BROKERS is set it is used
@@ -10,5 +11,5 @@ export default function globalSetup(): void {
   if (process.env.KAFKA_BROKERS) return;
   const script = join(__dirname, '..', '..', 'scripts', 'kafka', 'kafka.sh');
   execFileSync('bash', [script, 'start'], { stdio: 'inherit' });
-  process.env.KAFKA_BROKERS = `127.0.0.1:${process.env.KAFKA_PORT ?? '9092'}`;
+  process.env.KAFKA_BROKERS = localKafkaBrokers();
 }

@@ -3,10 +3,11 @@ import { Consumer, EachMessagePayload, Kafka, logLevel } from 'kafkajs';
 import { decodeDeliveryHeaders, DeliveryJob, deliveryJobId, WebhookEnvelope } from '@switchyard/contracts';
 import { registerZstdCodec } from '@switchyard/kafka';
 import { Collected } from './collected';
+import { localKafkaBrokers } from '@switchyard/config';
 
 /** The broker the integration suites use (global-setup starts a local one when unset). */
 export function testBrokers(): string {
-  return process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+  return localKafkaBrokers();
 }
 
 export function testKafka(): Kafka {

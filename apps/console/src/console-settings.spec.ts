@@ -15,14 +15,14 @@ describe('console settings', () => {
   });
 
   it.each([
-    [{ CONSOLE_MAX_ATTEMPTS: 'lots' }, 'maxAttempts'],
-    [{ CONSOLE_MAX_ATTEMPTS: '0' }, 'maxAttempts'],
-    [{ CONSOLE_CALLS_PER_SOURCE: '0' }, 'callsPerSource'],
-    [{ CONSOLE_MAX_DEAD_LETTERS: '-1' }, 'maxDeadLetters'],
-    [{ CONSOLE_DELIVERY_URL: 'delivery:8082' }, 'deliveryUrl (CONSOLE_DELIVERY_URL)'],
-    [{ CONSOLE_SESSION_TTL_MS: '10' }, 'sessionTtlMs'],
-    [{ CONSOLE_SECURE_COOKIE: 'maybe' }, 'secureCookie (CONSOLE_SECURE_COOKIE)'],
-    [{ ADMIN_TOKEN: 'short' }, 'adminToken'],
+    [{ CONSOLE_MAX_ATTEMPTS: 'lots' }, 'CONSOLE_MAX_ATTEMPTS must be a whole number'],
+    [{ CONSOLE_MAX_ATTEMPTS: '0' }, 'CONSOLE_MAX_ATTEMPTS must be a whole number from 1 to 5000000'],
+    [{ CONSOLE_CALLS_PER_SOURCE: '0' }, 'CONSOLE_CALLS_PER_SOURCE must be'],
+    [{ CONSOLE_MAX_DEAD_LETTERS: '-1' }, 'CONSOLE_MAX_DEAD_LETTERS must be'],
+    [{ CONSOLE_DELIVERY_URL: 'delivery:8082' }, 'CONSOLE_DELIVERY_URL must be an http(s) URL'],
+    [{ CONSOLE_SESSION_TTL_MS: '10' }, 'CONSOLE_SESSION_TTL_MS must be'],
+    [{ CONSOLE_SECURE_COOKIE: 'maybe' }, 'CONSOLE_SECURE_COOKIE must be true or false'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters'],
   ])('refuses %p, naming %s', (env, field) => {
     expect(() => consoleSettingsFromEnv({ ...base, ...env })).toThrow(field);
   });

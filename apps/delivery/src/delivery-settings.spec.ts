@@ -3,7 +3,7 @@ import { deliverySettingsFromEnv } from './delivery-settings';
 const base = { WORKSPACE_CONFIG: '/tmp/workspace.yaml' };
 
 describe('delivery settings', () => {
-  it('defaults to the seed: 5 s timeout, 4 h window, Switchyard user agent, SSRF guard off', () => {
+  it('defaults to a 5 s timeout, 4 h window, Switchyard user agent, SSRF guard off', () => {
     const settings = deliverySettingsFromEnv(base);
     expect(settings).toMatchObject({
       port: 8082,
@@ -31,16 +31,20 @@ describe('delivery settings', () => {
   });
 
   it.each([
-    [{ DELIVERY_REQUEST_TIMEOUT_MS: '10' }, 'requestTimeoutMs'],
-    [{ DELIVERY_REQUEST_TIMEOUT_MS: 'soon' }, 'requestTimeoutMs'],
-    [{ DELIVERY_RETRY_SCHEDULE_MS: '100,x' }, 'retryScheduleMs'],
+    [
+      { DELIVERY_REQUEST_TIMEOUT_MS: '10' },
+      'DELIVERY_REQUEST_TIMEOUT_MS must be a whole number from 50 to 60000',
+    ],
+    [{ DELIVERY_REQUEST_TIMEOUT_MS: 'soon' }, 'DELIVERY_REQUEST_TIMEOUT_MS must be'],
+    [{ DELIVERY_RETRY_JITTER: '2' }, 'DELIVERY_RETRY_JITTER must be a number from 0 to 1'],
+    [{ DELIVERY_RETRY_SCHEDULE_MS: '100,x' }, 'DELIVERY_RETRY_SCHEDULE_MS must be a comma-separated list'],
     [{ DELIVERY_RETRY_SCHEDULE_MS: '100,50' }, 'delays must not decrease'],
     [{ DELIVERY_RETRY_WINDOW_MS: '5000' }, 'longer than the first retry delay'],
-    [{ DELIVERY_USER_AGENT: 'Bad Agent' }, 'userAgentToken'],
-    [{ ADMIN_TOKEN: 'short' }, 'adminToken'],
-    [{ DELIVERY_BLOCK_PRIVATE_ADDRESSES: 'maybe' }, 'blockPrivateAddresses'],
-    [{ DELIVERY_ATTEMPTS_TOPIC: 'sometimes' }, 'attemptsTopic (DELIVERY_ATTEMPTS_TOPIC)'],
-    [{ SWITCHYARD_COMMIT: 'main' }, 'buildCommit (SWITCHYARD_COMMIT)'],
+    [{ DELIVERY_USER_AGENT: 'Bad Agent' }, 'DELIVERY_USER_AGENT must be an HTTP token'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters'],
+    [{ DELIVERY_BLOCK_PRIVATE_ADDRESSES: 'maybe' }, 'DELIVERY_BLOCK_PRIVATE_ADDRESSES must be true or false'],
+    [{ DELIVERY_ATTEMPTS_TOPIC: 'sometimes' }, 'DELIVERY_ATTEMPTS_TOPIC must be true or false'],
+    [{ SWITCHYARD_COMMIT: 'main' }, 'SWITCHYARD_COMMIT must be a git commit id'],
   ])('refuses %p, naming %s', (env, field) => {
     expect(() => deliverySettingsFromEnv({ ...base, ...env })).toThrow(field);
   });

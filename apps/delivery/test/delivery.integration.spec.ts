@@ -80,7 +80,7 @@ describe('delivery service (real Kafka, real receivers)', () => {
     expect(verifySignature('shh-secret', request.rawBody, request.headers['x-signature'] as string)).toBe(
       true,
     );
-    // Seed: a receiver may also verify over its parsed-and-reserialised body.
+    // Segment documents that a receiver may also verify over its parsed-and-reserialised body.
     expect(
       verifySignature(
         'shh-secret',

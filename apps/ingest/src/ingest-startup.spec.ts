@@ -9,31 +9,28 @@ const env = (over: NodeJS.ProcessEnv) => ({ WORKSPACE_CONFIG: '/dev/null', ...ov
 
 describe('ingest start-up refuses bad configuration with a message naming it', () => {
   it.each([
-    [{ PORT: 'eighty' }, /port/],
+    [{ PORT: 'eighty' }, /PORT must be a whole number from 0 to 65535/],
     [{ KAFKA_BROKERS: 'localhost' }, /KAFKA_BROKERS/],
-    [{ INGEST_MAX_MESSAGE_BYTES: '10' }, /maxMessageBytes must not be less than 1024/],
+    [
+      { INGEST_MAX_MESSAGE_BYTES: '10' },
+      /INGEST_MAX_MESSAGE_BYTES must be a whole number from 1024 to 1048576/,
+    ],
     [{ ADMIN_TOKEN: 'short' }, /ADMIN_TOKEN/],
     [{ WORKSPACE_CONFIG: '' }, /WORKSPACE_CONFIG/],
-    [{ KAFKA_COMPRESSION: 'lz4' }, /KAFKA_COMPRESSION\) must be one of: zstd, gzip, none/],
-    [
-      { INGEST_MAX_JSON_DEPTH: '2' },
-      /maxJsonDepth \(INGEST_MAX_JSON_DEPTH\) must be a whole number from 8 to 512/,
-    ],
+    [{ KAFKA_COMPRESSION: 'lz4' }, /KAFKA_COMPRESSION must be one of: zstd, gzip, none/],
+    [{ INGEST_MAX_JSON_DEPTH: '2' }, /INGEST_MAX_JSON_DEPTH must be a whole number from 8 to 512/],
     [
       { INGEST_HEADERS_TIMEOUT_MS: 'soon' },
-      /INGEST_HEADERS_TIMEOUT_MS\) must be a whole number from 1000 to 300000/,
+      /INGEST_HEADERS_TIMEOUT_MS must be a whole number from 1000 to 300000/,
     ],
     [{ INGEST_KEEP_ALIVE_TIMEOUT_MS: '10' }, /INGEST_KEEP_ALIVE_TIMEOUT_MS/],
     [
       { INGEST_HEADERS_TIMEOUT_MS: '60000', INGEST_REQUEST_TIMEOUT_MS: '30000' },
-      /INGEST_HEADERS_TIMEOUT_MS\) must not exceed requestTimeoutMs \(INGEST_REQUEST_TIMEOUT_MS\)/,
+      /INGEST_HEADERS_TIMEOUT_MS must not exceed INGEST_REQUEST_TIMEOUT_MS/,
     ],
-    [{ INGEST_PUBLIC_URL: 'events.example.com' }, /publicUrl \(INGEST_PUBLIC_URL\) must be an http\(s\) URL/],
+    [{ INGEST_PUBLIC_URL: 'events.example.com' }, /INGEST_PUBLIC_URL must be an http\(s\) URL/],
     [{ INGEST_PUBLIC_URL: 'https://events.example.com/?x=1' }, /INGEST_PUBLIC_URL/],
-    [
-      { INGEST_TRUST_PROXY: '11' },
-      /trustProxy \(INGEST_TRUST_PROXY\) must be false, true, a hop count \(1-10\)/,
-    ],
+    [{ INGEST_TRUST_PROXY: '11' }, /INGEST_TRUST_PROXY must be false, true, a hop count \(1-10\)/],
     [{ INGEST_TRUST_PROXY: 'the load balancer' }, /INGEST_TRUST_PROXY/],
   ])('%p', (over, message) => {
     expect(() => ingestSettingsFromEnv(env(over))).toThrow(message);

@@ -1,6 +1,6 @@
 // Command loadgen is a closed-loop HTTP load generator for the ingest benchmark. A Node load
-// generator used 30-45 % of a core at 7,000 requests/s, CPU that ingest, on the same two cores,
-// could not use; Go's net/http client needed almost as much, so this one uses fasthttp, which
+// generator used a large share of a core at high request rates, CPU that ingest, on the same
+// cores, could not use; Go's net/http client needed almost as much, so this one uses fasthttp, which
 // reuses its request and response objects and needs far less. It POSTs the bodies of a file (one JSON body
 // per line, in turn) over keep-alive connections for a number of seconds, spread round-robin over
 // one or more ingest URLs, and prints one JSON line: requests/s, failures and latency percentiles.

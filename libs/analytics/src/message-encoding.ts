@@ -15,8 +15,8 @@ export interface EncodedMessage {
 
 /**
  * Validates a call record and turns it into the Tracking API's JSON. The caller's `timestamp` is
- * kept (historical import) and otherwise left out, so ingest stamps the call at receipt as the
- * seed says; `originalTimestamp` always records when the call was made on this machine.
+ * kept (historical import) and otherwise left out, so ingest stamps the call at receipt as
+ * Segment documents; `originalTimestamp` always records when the call was made on this machine.
  * Throws ValidationError or MessageTooLargeError; nothing is encoded for a refused call.
  */
 export function encodeMessage(
@@ -30,7 +30,7 @@ export function encodeMessage(
 
   const fields = record as { messageId?: string; timestamp?: Date | string; context?: object };
   const messageId = fields.messageId ?? randomUUID();
-  // Object.assign rather than spread: this runs on every call, and it is several times faster on V8.
+  // Object.assign rather than spread: this runs on every call, and V8 runs it faster.
   const message: Record<string, unknown> = Object.assign({}, record, {
     type,
     messageId,

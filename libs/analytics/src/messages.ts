@@ -1,5 +1,5 @@
 /**
- * The call records, as the seed's Go library names them (camelCased as in Segment's JSON).
+ * The call records, as Segment's analytics-go v2 names them (camelCased as in Segment's JSON).
  * Every call needs a userId or an anonymousId, except alias, which needs userId and previousId.
  */
 

@@ -5,7 +5,7 @@ import { resolveSettings } from './settings';
 import { LIBRARY_VERSION } from './version';
 
 describe('resolveSettings', () => {
-  it('has the seed defaults: 20 messages, 5 s, localhost:8080', () => {
+  it("has Segment's documented defaults: 20 messages, 5 s, and localhost:8080", () => {
     expect(resolveSettings('wk')).toMatchObject({
       flushAt: 20,
       flushAfterMs: 5000,
@@ -14,7 +14,7 @@ describe('resolveSettings', () => {
     });
   });
 
-  it('takes size and flushInterval as the seed and Segment name them', () => {
+  it('takes size and flushInterval as Segment names them', () => {
     expect(resolveSettings('wk', { size: 1, flushInterval: 100 })).toMatchObject({
       flushAt: 1,
       flushAfterMs: 100,

@@ -1,7 +1,7 @@
 import { ConfigurationError } from './errors';
 import type { RetrySchedule } from './retry-policy';
 
-/** The seed's limits: 32 KB of JSON per call, 500 KB per batch request (ingest enforces the same). */
+/** Segment's documented limits: 32 KB of JSON per call, 500 KB per batch request (ingest enforces the same). */
 export const MAX_MESSAGE_BYTES = 32 * 1024;
 export const MAX_BATCH_BYTES = 500 * 1024;
 
@@ -10,7 +10,7 @@ export interface AnalyticsOptions {
   endpoint?: string;
   /** Messages queued before a flush, and the most per batch. Default 20; 1 sends every call at once. */
   flushAt?: number;
-  /** The seed's name for flushAt. */
+  /** analytics-go v2's name for flushAt. */
   size?: number;
   /** Most milliseconds a queued message waits before its batch is sent. Default 5000. */
   flushAfter?: number;

@@ -1,77 +1,106 @@
-import { IsBoolean, IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { KAFKA_SASL_MECHANISMS, KafkaSaslMechanism } from '@switchyard/kafka';
-import { assertKafkaSettings } from './kafka-connection';
-import { envBoolean, envString, validateSettings } from './settings';
+import { KAFKA_SASL_MECHANISMS } from '@switchyard/kafka';
+import { flag, oneOf, text } from './setting-kinds';
+import { LOCAL_KAFKA_BROKERS } from './local-kafka';
+import { loadSettings, settingsClass, SettingsOf, settingsTable } from './settings-table';
+
+const KAFKA_CLIENT_ROWS = {
+  kafkaBrokers: text({
+    env: 'KAFKA_BROKERS',
+    default: LOCAL_KAFKA_BROKERS,
+    accepts: /^[^,\s]+:\d+(,[^,\s]+:\d+)*$/,
+    rule: 'must be a comma-separated host:port list',
+    description: 'Bootstrap brokers, comma-separated `host:port`.',
+  }),
+  kafkaSsl: flag({
+    env: 'KAFKA_SSL',
+    default: false,
+    description: 'TLS to the brokers (`SSL` or `SASL_SSL` listeners).',
+  }),
+  kafkaSslCaFile: text({
+    env: 'KAFKA_SSL_CA_FILE',
+    default: undefined,
+    description: "PEM bundle of the CA that signed the brokers' certificates; unset: the system's CAs.",
+  }),
+  kafkaSslCertFile: text({
+    env: 'KAFKA_SSL_CERT_FILE',
+    default: undefined,
+    description: 'Client certificate (PEM) for mTLS; goes with `KAFKA_SSL_KEY_FILE`.',
+  }),
+  kafkaSslKeyFile: text({
+    env: 'KAFKA_SSL_KEY_FILE',
+    default: undefined,
+    description: 'Client key (PEM) for mTLS; goes with `KAFKA_SSL_CERT_FILE`.',
+  }),
+  kafkaSslRejectUnauthorized: flag({
+    env: 'KAFKA_SSL_REJECT_UNAUTHORIZED',
+    default: true,
+    description:
+      'Refuse brokers whose certificate does not verify; `false` only to diagnose, never in production.',
+  }),
+  kafkaSaslMechanism: oneOf({
+    env: 'KAFKA_SASL_MECHANISM',
+    values: KAFKA_SASL_MECHANISMS,
+    default: undefined,
+    description: 'SASL mechanism; unset: no SASL. PLAIN without `KAFKA_SSL` sends the password in clear.',
+  }),
+  kafkaSaslUsername: text({
+    env: 'KAFKA_SASL_USERNAME',
+    default: undefined,
+    description: 'SASL user; required with a mechanism.',
+  }),
+  kafkaSaslPassword: text({
+    env: 'KAFKA_SASL_PASSWORD',
+    default: undefined,
+    secret: true,
+    description:
+      'SASL password; never logged. Exactly one of this and `KAFKA_SASL_PASSWORD_FILE` with a mechanism.',
+  }),
+  kafkaSaslPasswordFile: text({
+    env: 'KAFKA_SASL_PASSWORD_FILE',
+    default: undefined,
+    description: 'File holding the SASL password (a mounted Secret); one trailing newline is dropped.',
+  }),
+};
+
+export type KafkaClientValues = SettingsOf<typeof KAFKA_CLIENT_ROWS>;
+
+/**
+ * Rules between the Kafka connection settings, each naming the variables involved. Files are read
+ * by `kafkaConnection` when the service starts (they are mounted Secrets, absent where the
+ * settings are merely checked).
+ */
+export function kafkaClientProblems(s: KafkaClientValues): string[] {
+  const problems: string[] = [];
+  const tlsFiles = [s.kafkaSslCaFile, s.kafkaSslCertFile, s.kafkaSslKeyFile].some(Boolean);
+  if (tlsFiles && !s.kafkaSsl)
+    problems.push('KAFKA_SSL_CA_FILE, KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE need KAFKA_SSL=true');
+  if (Boolean(s.kafkaSslCertFile) !== Boolean(s.kafkaSslKeyFile))
+    problems.push('KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE go together (mTLS needs both)');
+  const credentials = [s.kafkaSaslUsername, s.kafkaSaslPassword, s.kafkaSaslPasswordFile].some(Boolean);
+  if (!s.kafkaSaslMechanism && credentials)
+    problems.push('KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD(_FILE) need KAFKA_SASL_MECHANISM');
+  if (s.kafkaSaslMechanism) {
+    if (!s.kafkaSaslUsername)
+      problems.push(`KAFKA_SASL_MECHANISM=${s.kafkaSaslMechanism} needs KAFKA_SASL_USERNAME`);
+    if (Boolean(s.kafkaSaslPassword) === Boolean(s.kafkaSaslPasswordFile))
+      problems.push(
+        `KAFKA_SASL_MECHANISM=${s.kafkaSaslMechanism} needs exactly one of KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE`,
+      );
+  }
+  return problems;
+}
 
 /** Where the brokers are and how to authenticate to them: what every Kafka client needs, services and tools alike. */
-export class KafkaClientSettings {
-  /** Comma-separated host:port list. */
-  @IsString()
-  @Matches(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, {
-    message: 'kafkaBrokers (KAFKA_BROKERS) must be a comma-separated host:port list',
-  })
-  kafkaBrokers!: string;
+export const KAFKA_CLIENT_SETTINGS = settingsTable({
+  title: 'Kafka connection',
+  summary: 'Where the brokers are and how to authenticate to them (TLS, mTLS, SASL).',
+  rows: KAFKA_CLIENT_ROWS,
+  checks: kafkaClientProblems,
+});
 
-  /** TLS to the brokers (SSL or SASL_SSL listeners). */
-  @IsBoolean({ message: 'kafkaSsl (KAFKA_SSL) must be true or false' })
-  kafkaSsl!: boolean;
+/** The Kafka connection settings alone: for tools that talk to Switchyard's cluster (e.g. kafka:tail). */
+export class KafkaClientSettings extends settingsClass(KAFKA_CLIENT_SETTINGS) {}
 
-  /** PEM bundle of the CA that signed the brokers' certificates; unset: the system's CAs. */
-  @IsOptional()
-  @IsString()
-  kafkaSslCaFile?: string;
-
-  /** Client certificate and key (PEM) for mTLS; both or neither. */
-  @IsOptional()
-  @IsString()
-  kafkaSslCertFile?: string;
-
-  @IsOptional()
-  @IsString()
-  kafkaSslKeyFile?: string;
-
-  /** Refuse brokers whose certificate does not verify. Off only to diagnose, never in production. */
-  @IsBoolean({ message: 'kafkaSslRejectUnauthorized (KAFKA_SSL_REJECT_UNAUTHORIZED) must be true or false' })
-  kafkaSslRejectUnauthorized!: boolean;
-
-  @IsOptional()
-  @IsIn(KAFKA_SASL_MECHANISMS as unknown as string[], {
-    message: `kafkaSaslMechanism (KAFKA_SASL_MECHANISM) must be one of: ${KAFKA_SASL_MECHANISMS.join(', ')}`,
-  })
-  kafkaSaslMechanism?: KafkaSaslMechanism;
-
-  @IsOptional()
-  @IsString()
-  kafkaSaslUsername?: string;
-
-  /** Never logged; KAFKA_SASL_PASSWORD_FILE is the way to pass it from a Kubernetes Secret. */
-  @IsOptional()
-  @IsString()
-  kafkaSaslPassword?: string;
-
-  @IsOptional()
-  @IsString()
-  kafkaSaslPasswordFile?: string;
-}
-
-export function kafkaClientSettingsEnv(env: NodeJS.ProcessEnv): Record<string, unknown> {
-  return {
-    kafkaBrokers: envString(env, 'KAFKA_BROKERS', 'localhost:9092'),
-    kafkaSsl: envBoolean(env, 'KAFKA_SSL', false),
-    kafkaSslCaFile: env.KAFKA_SSL_CA_FILE || undefined,
-    kafkaSslCertFile: env.KAFKA_SSL_CERT_FILE || undefined,
-    kafkaSslKeyFile: env.KAFKA_SSL_KEY_FILE || undefined,
-    kafkaSslRejectUnauthorized: envBoolean(env, 'KAFKA_SSL_REJECT_UNAUTHORIZED', true),
-    kafkaSaslMechanism: env.KAFKA_SASL_MECHANISM || undefined,
-    kafkaSaslUsername: env.KAFKA_SASL_USERNAME || undefined,
-    kafkaSaslPassword: env.KAFKA_SASL_PASSWORD || undefined,
-    kafkaSaslPasswordFile: env.KAFKA_SASL_PASSWORD_FILE || undefined,
-  };
-}
-
-/** The Kafka client settings alone, validated: for tools that talk to Switchyard's cluster (e.g. kafka:tail). */
 export function kafkaClientSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): KafkaClientSettings {
-  const settings = validateSettings(KafkaClientSettings, kafkaClientSettingsEnv(env), 'Kafka settings');
-  assertKafkaSettings(settings, 'Kafka settings');
-  return settings;
+  return loadSettings(KafkaClientSettings, [KAFKA_CLIENT_SETTINGS], env, 'Kafka settings');
 }

@@ -2,8 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './settings';
-import { assertKafkaSettings, kafkaConnection, kafkaSettingsProblems } from './kafka-connection';
-import { topicConfigs, topicPolicy, topicSpecs } from './topic-settings';
+import { KAFKA_CLIENT_SETTINGS, kafkaClientSettingsFromEnv } from './kafka-client-settings';
+import { kafkaConnection } from './kafka-connection';
+import { loadSettings, settingsClass } from './settings-table';
+import { TOPIC_SETTINGS, topicConfigs, topicPolicy, topicSpecs } from './topic-settings';
 import { topicNames, topicsOf } from '@switchyard/contracts';
 
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-kafka-settings-'));
@@ -12,11 +14,11 @@ const file = (name: string, content: string) => {
   writeFileSync(path, content);
   return path;
 };
+class TopicAndClient extends settingsClass(KAFKA_CLIENT_SETTINGS, TOPIC_SETTINGS) {}
 const plain = { kafkaBrokers: 'b1:9092,b2:9092', kafkaSsl: false, kafkaSslRejectUnauthorized: true };
 
 describe('Kafka connection settings', () => {
   it('describe a plain connection by default', () => {
-    expect(kafkaSettingsProblems(plain)).toEqual([]);
     expect(kafkaConnection(plain)).toEqual({ brokers: ['b1:9092', 'b2:9092'] });
   });
 
@@ -31,7 +33,6 @@ describe('Kafka connection settings', () => {
       kafkaSaslUsername: 'switchyard',
       kafkaSaslPasswordFile: file('password', 's3cret\n'),
     };
-    expect(kafkaSettingsProblems(settings)).toEqual([]);
     expect(kafkaConnection(settings)).toEqual({
       brokers: ['b1:9092', 'b2:9092'],
       tls: { ca: 'CA PEM', cert: 'CERT PEM', key: 'KEY PEM', rejectUnauthorized: true },
@@ -40,46 +41,47 @@ describe('Kafka connection settings', () => {
   });
 
   it.each([
-    ['a CA file without KAFKA_SSL', { kafkaSslCaFile: file('ca2.pem', 'x') }, /need KAFKA_SSL=true/],
+    ['a CA file without KAFKA_SSL', { KAFKA_SSL_CA_FILE: '/ca.pem' }, /need KAFKA_SSL=true/],
     [
       'a certificate without its key',
-      { kafkaSsl: true, kafkaSslCertFile: file('c.pem', 'x') },
+      { KAFKA_SSL: 'true', KAFKA_SSL_CERT_FILE: '/c.pem' },
       /KAFKA_SSL_CERT_FILE and KAFKA_SSL_KEY_FILE go together/,
     ],
     [
       'a mechanism without a user',
-      { kafkaSaslMechanism: 'plain', kafkaSaslPassword: 'p' },
+      { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_PASSWORD: 'p' },
       /KAFKA_SASL_MECHANISM=plain needs KAFKA_SASL_USERNAME/,
     ],
     [
       'a mechanism without a password',
-      { kafkaSaslMechanism: 'plain', kafkaSaslUsername: 'u' },
+      { KAFKA_SASL_MECHANISM: 'plain', KAFKA_SASL_USERNAME: 'u' },
       /needs exactly one of KAFKA_SASL_PASSWORD and KAFKA_SASL_PASSWORD_FILE/,
     ],
     [
       'both password and password file',
       {
-        kafkaSaslMechanism: 'plain',
-        kafkaSaslUsername: 'u',
-        kafkaSaslPassword: 'p',
-        kafkaSaslPasswordFile: file('p2', 'p'),
+        KAFKA_SASL_MECHANISM: 'plain',
+        KAFKA_SASL_USERNAME: 'u',
+        KAFKA_SASL_PASSWORD: 'p',
+        KAFKA_SASL_PASSWORD_FILE: '/p2',
       },
       /exactly one of/,
     ],
     [
       'credentials without a mechanism',
-      { kafkaSaslUsername: 'u', kafkaSaslPassword: 'p' },
+      { KAFKA_SASL_USERNAME: 'u', KAFKA_SASL_PASSWORD: 'p' },
       /need KAFKA_SASL_MECHANISM/,
     ],
     [
       'min.insync above the replication factor',
-      { kafkaReplicationFactor: 2, kafkaMinInsyncReplicas: 3 },
+      { KAFKA_REPLICATION_FACTOR: '2', KAFKA_MIN_INSYNC_REPLICAS: '3' },
       /KAFKA_MIN_INSYNC_REPLICAS must not exceed KAFKA_REPLICATION_FACTOR/,
     ],
-  ])('refuse %s, naming the variables', (_name, over, message) => {
-    const settings = { ...plain, ...over } as Parameters<typeof assertKafkaSettings>[0];
-    expect(() => assertKafkaSettings(settings, 'ingest settings')).toThrow(ConfigError);
-    expect(() => assertKafkaSettings(settings, 'ingest settings')).toThrow(message);
+  ])('refuse %s, naming the variables', (_name, env, message) => {
+    const load = () =>
+      loadSettings(TopicAndClient, [KAFKA_CLIENT_SETTINGS, TOPIC_SETTINGS], env, 'ingest settings');
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(message);
   });
 
   it('name the variable of a file that cannot be read', () => {
@@ -91,14 +93,14 @@ describe('Kafka connection settings', () => {
   });
 
   it('never put the password in a problem', () => {
-    const problems = kafkaSettingsProblems({
-      ...plain,
-      kafkaSaslMechanism: 'plain',
-      kafkaSaslUsername: 'u',
-      kafkaSaslPassword: 'hunter2-secret',
-      kafkaSaslPasswordFile: file('p3', 'x'),
-    });
-    expect(problems.join('\n')).not.toContain('hunter2-secret');
+    const env = {
+      KAFKA_SASL_MECHANISM: 'plain',
+      KAFKA_SASL_USERNAME: 'u',
+      KAFKA_SASL_PASSWORD: 'hunter2-secret',
+      KAFKA_SASL_PASSWORD_FILE: '/p3',
+    };
+    expect(() => kafkaClientSettingsFromEnv(env)).toThrow(/exactly one of/);
+    expect(() => kafkaClientSettingsFromEnv(env)).not.toThrow(/hunter2-secret/);
   });
 });
 

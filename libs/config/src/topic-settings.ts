@@ -1,17 +1,89 @@
 import type { RetentionFamily, TopicRow } from '@switchyard/contracts';
 import type { TopicPolicy, TopicSpec } from '@switchyard/kafka';
-import type { CommonSettings } from './common-settings';
+import { flag, integer, text } from './setting-kinds';
+import { SettingsOf, settingsTable } from './settings-table';
 
-type TopicSettings = Pick<
-  CommonSettings,
-  | 'kafkaCreateTopics'
-  | 'kafkaReplicationFactor'
-  | 'kafkaMinInsyncReplicas'
-  | 'kafkaRetentionMs'
-  | 'kafkaDeadLetterRetentionMs'
-  | 'kafkaAttemptsRetentionMs'
-  | 'topicPartitions'
->;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/** The topics a service creates or checks at start-up: names, partitions, replication and retention. */
+export const TOPIC_SETTINGS = settingsTable({
+  title: 'Topics',
+  summary: 'The topics a service creates (or checks) at start-up: names, partitions, replication, retention.',
+  rows: {
+    topicNamespace: text({
+      env: 'TOPIC_NAMESPACE',
+      default: 'switchyard',
+      accepts: /^[a-zA-Z0-9._-]{1,100}$/,
+      rule: 'may hold letters, digits, dot, dash and underscore (1-100)',
+      description: 'Prefix of every topic name and consumer group.',
+    }),
+    topicPartitions: integer({
+      env: 'TOPIC_PARTITIONS',
+      default: 6,
+      min: 1,
+      max: 1000,
+      description:
+        'Partitions of the topics a service creates (the most useful replicas of router and delivery); existing topics keep theirs.',
+    }),
+    kafkaCreateTopics: flag({
+      env: 'KAFKA_CREATE_TOPICS',
+      default: true,
+      description:
+        '`false`: never create topics (no create ACL); start-up checks each exists with enough partitions and names the one missing.',
+    }),
+    kafkaReplicationFactor: integer({
+      env: 'KAFKA_REPLICATION_FACTOR',
+      default: undefined,
+      min: 1,
+      max: 32,
+      description:
+        "Replicas of each topic a service creates; unset: the broker's `default.replication.factor`.",
+    }),
+    kafkaMinInsyncReplicas: integer({
+      env: 'KAFKA_MIN_INSYNC_REPLICAS',
+      default: undefined,
+      min: 1,
+      max: 32,
+      description: "`min.insync.replicas` of each topic a service creates; unset: the broker's default.",
+    }),
+    kafkaRetentionMs: integer({
+      env: 'KAFKA_RETENTION_MS',
+      default: 7 * DAY,
+      min: HOUR,
+      max: 3650 * DAY,
+      description:
+        '`retention.ms` of the event, audience, deletion and delivery topics: how long a consumer outage may last without loss. Retry tiers keep `DELIVERY_RETRY_WINDOW_MS` plus this.',
+    }),
+    kafkaDeadLetterRetentionMs: integer({
+      env: 'KAFKA_DEAD_LETTER_RETENTION_MS',
+      default: 30 * DAY,
+      min: DAY,
+      max: 3650 * DAY,
+      description:
+        '`retention.ms` of the dead-letter topics: how long dead letters can be inspected and replayed.',
+    }),
+    kafkaAttemptsRetentionMs: integer({
+      env: 'KAFKA_ATTEMPTS_RETENTION_MS',
+      default: 7 * DAY,
+      min: HOUR,
+      max: 3650 * DAY,
+      description:
+        "`retention.ms` of the delivery-attempts topic (the console's history of webhook requests).",
+    }),
+  },
+  checks: (s) =>
+    s.kafkaReplicationFactor !== undefined &&
+    s.kafkaMinInsyncReplicas !== undefined &&
+    s.kafkaMinInsyncReplicas > s.kafkaReplicationFactor
+      ? [
+          'KAFKA_MIN_INSYNC_REPLICAS must not exceed KAFKA_REPLICATION_FACTOR, or no write could ever be acknowledged',
+        ]
+      : [],
+});
+
+/** What topic specs are made of: everything in the table but the names' namespace. */
+type TopicSettings = Omit<SettingsOf<typeof TOPIC_SETTINGS.rows>, 'topicNamespace'>;
 
 /** Whether a service creates its topics, and with which replication. */
 export function topicPolicy(s: TopicSettings): TopicPolicy {

@@ -251,7 +251,7 @@ function headerProblems(field: string, name: string, value: unknown): string[] {
   return problems;
 }
 
-/** The integrations key that names a destination (seed: equal to the destination's name). */
+/** The integrations key that names a destination (Segment documents it as the destination's name). */
 export function destinationKey(destination: Destination): string {
   return destination.name ?? destination.type;
 }

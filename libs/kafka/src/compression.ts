@@ -18,10 +18,10 @@ export function compressionType(name: KafkaCompression): CompressionTypes {
 }
 
 /**
- * Each compressed record batch costs a fixed ~0.25 ms of CPU on the event loop (zlib builds a
+ * Each compressed record batch costs a fixed slice of CPU on the event loop (zlib builds a
  * fresh compression context per call) before any byte is saved. Small batches, the ones a
- * lightly loaded service sends, would pay that on every hop and lose latency (measured: p50 at
- * 1,000 events/s end to end went from 12 to 70 ms); so only batches this large are compressed,
+ * lightly loaded service sends, would pay that on every hop and lose latency
+ * (docs/performance-log.md); so only batches this large are compressed,
  * the ones where bytes, not calls, are the cost.
  */
 export const MIN_COMPRESSED_BATCH_BYTES = 128 * 1024;
@@ -48,7 +48,7 @@ const UNZSTD_OPTIONS = { chunkSize: MAX_PRODUCE_REQUEST_BYTES };
 /**
  * kafkajs ships no Zstandard codec; Node's zlib has one, which runs on libuv's thread pool, off
  * the event loop. Compressed batches shrink what kafkajs checksums and copies and what the
- * broker writes (ingest: ~9 % of its CPU was CRC32C and buffer copies of plain batches). The codec
+ * broker writes (CRC32C and buffer copies of plain batches were a large share of ingest's CPU). The codec
  * table is kafkajs's own, one per process, so registering it once lets every client in the
  * process read and write ZSTD batches.
  */

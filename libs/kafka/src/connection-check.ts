@@ -24,7 +24,7 @@ const UNTRUSTED = new Set([
 
 /**
  * Checks at start-up that the brokers accept this service as configured, before kafkajs would
- * retry a hopeless connection for half a minute: the TLS handshake with every seed broker (an
+ * retry a hopeless connection for half a minute: the TLS handshake with every bootstrap broker (an
  * untrusted or mismatched certificate is named, with the setting to fix), then SASL
  * authentication. A broker that is simply not up yet is left to kafkajs's own retries.
  */

@@ -19,7 +19,7 @@ import { isTracingOn } from './tracing-state';
 
 export type { Span } from '@opentelemetry/api';
 
-/** Handed to work when tracing is off: the per-record API calls cost delivery 8 % of its CPU for nothing. */
+/** Handed to work when tracing is off: the per-record API calls cost delivery real CPU for nothing. */
 const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 // A proxy: it starts recording once the SDK registers, and costs nothing to reuse until then.

@@ -15,8 +15,8 @@ export interface AttemptSink {
 export const MAX_PENDING_ATTEMPTS = 10_000;
 
 /**
- * Bytes one Kafka record of attempts holds at most (~330 bytes an attempt, ~1.7 KB with an error
- * body): far below the broker's 1 MB, and at full load the linger, not this, closes a record.
+ * Bytes one Kafka record of attempts holds at most (an attempt is a few hundred bytes, more with an
+ * error body): far below the broker's 1 MB, and at full load the linger, not this, closes a record.
  */
 export const ATTEMPTS_RECORD_BYTES = 256 * 1024;
 

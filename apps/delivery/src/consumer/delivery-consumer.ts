@@ -57,7 +57,7 @@ export class DeliveryConsumer {
       maxWaitTimeInMs: 100,
       // kafkajs's default is 10 MB per fetch; the response and the records decoded from it are
       // alive together while jobs are copied out, so a smaller fetch keeps peak memory down.
-      // 2 MB is still ~3,000 jobs per fetch, more than a second of this service's throughput.
+      // 2 MB still holds thousands of jobs per fetch, more than a second of this service's work.
       maxBytes: 2 * 1024 * 1024,
       allowAutoTopicCreation: false,
       sessionTimeout: options.sessionTimeoutMs,

@@ -34,8 +34,8 @@ export class PartitionProgress {
 
   /**
    * Room for another job: fewer unfinished jobs than `maxJobs` and fewer bytes than `maxBytes`.
-   * The byte bound keeps memory flat when events grow (4 KB events took delivery to 300 MB of RSS
-   * at 1,000 jobs per partition); with nothing unfinished there is always room, however large
+   * The byte bound keeps memory flat when events grow (large events at 1,000 jobs per partition
+   * took delivery far past its memory target; docs/performance-log.md); with nothing unfinished there is always room, however large
    * the next record.
    */
   hasRoom(maxJobs: number, maxBytes: number): boolean {

@@ -22,7 +22,7 @@ export interface UrlFailure extends UrlRequest {
   url: string;
   verdict: 'retry' | 'permanent';
   reason: string;
-  /** Set for retryable failures: timeouts are logged as such (seed: "a timeout error is logged"). */
+  /** Set for retryable failures: timeouts are logged as such, as Segment documents. */
   errorKind?: string;
 }
 
@@ -41,8 +41,8 @@ export interface AttemptDeps {
 }
 
 /**
- * Stage 3: one attempt. Tries the URLs in configured order and stops at the first 2xx (seed:
- * the remaining URLs are not tried). The job needs a retry when any URL failed retryably; it
+ * Stage 3: one attempt. Tries the URLs in configured order and stops at the first 2xx (Segment
+ * documents that the remaining URLs are then not tried). The job needs a retry when any URL failed retryably; it
  * fails permanently only when every URL did, so one broken URL cannot sink a job another URL
  * could still take.
  */

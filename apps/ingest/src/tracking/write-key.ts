@@ -1,7 +1,7 @@
 /**
  * Usernames already decoded from `Authorization: Basic …` values. Every request of a source
- * carries the same header, and decoding it (regex, base64, UTF-8) was 2.5 % of ingest's CPU for
- * single calls. Bounded: short values only, and cleared when full.
+ * carries the same header, and decoding it (regex, base64, UTF-8) was a visible share of ingest's
+ * CPU for single calls (docs/performance-log.md). Bounded: short values only, and cleared when full.
  */
 const basicUsernames = new Map<string, string | undefined>();
 const MAX_CACHED_HEADERS = 1024;

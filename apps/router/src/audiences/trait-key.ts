@@ -1,7 +1,7 @@
 /**
  * The trait key receivers see for an audience or computed trait: the snake_case form of its
- * name (seed: "the property name is the snake_case form of the audience name"). The rules, in
- * this order (README, "Audience state"):
+ * name, as Segment documents for audiences. The rules, in this order (docs/behaviour.md,
+ * "Audiences"):
  *  1. split on anything that is not a letter or a digit (emoji and punctuation included);
  *  2. split between letters and digits: newUsers2024 → new_users_2024, ios14 → ios_14;
  *  3. inside letters, split before a capital that follows two or more lowercase letters:

@@ -59,8 +59,8 @@ export class ConsumeTransformProduce {
       heartbeatInterval: Math.floor(options.sessionTimeoutMs / 10),
       maxWaitTimeInMs: 250,
       // kafkajs's defaults are 10 MB per fetch and 1 MB per partition, counted compressed: a
-      // fetch of zstd batches inflated to hundreds of MB at once (4 KB events: 300-400 MB of
-      // RSS). At these bounds 4 KB events keep the router near 180 MB, for ~8 % of its throughput;
+      // fetch of zstd batches inflated to hundreds of MB at once with 4 KB events. These bounds
+      // keep the router inside its memory target for a little throughput (bench/README.md);
       // ~500-byte events still come a thousand or more per fetch.
       maxBytes: 512 * 1024,
       maxBytesPerPartition: 128 * 1024,

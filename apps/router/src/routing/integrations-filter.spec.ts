@@ -1,6 +1,6 @@
 import { integrationAllows } from './integrations-filter';
 
-describe('integrationAllows (seed rule 5)', () => {
+describe("integrationAllows (Segment's integrations object)", () => {
   // [rule, integrations, expected for the destination key "Webhooks"]
   const table: Array<[string, Record<string, unknown> | undefined, boolean]> = [
     ['R01 no integrations object: on by default', undefined, true],

@@ -3,7 +3,7 @@ export const ALL_DESTINATIONS_KEY = 'All';
 
 /**
  * Whether a call's `integrations` object lets it reach the destination named `destinationKey`
- * (seed rule 5). All destinations are on by default; `"All": false` turns them all off except
+ * (as Segment documents it). All destinations are on by default; `"All": false` turns them all off except
  * those whose key is set to true. Keys are case-sensitive destination names.
  *
  * Values other than booleans, decided as Segment does:

@@ -1,4 +1,4 @@
-/** The call kinds the Tracking API accepts (the seed's five plus screen). */
+/** The call kinds the Tracking API accepts: Segment's identify, track, page, group and alias, plus screen. */
 export const CALL_TYPES = ['identify', 'track', 'page', 'screen', 'group', 'alias'] as const;
 export type CallType = (typeof CALL_TYPES)[number];
 

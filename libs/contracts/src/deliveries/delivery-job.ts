@@ -1,6 +1,6 @@
 import { DeliveryJobIds } from './delivery-record';
 
-/** The JSON body POSTed to each webhook URL (the seed's "Webhook request envelope"). */
+/** The JSON body POSTed to each webhook URL (the envelope Segment documents for its Webhooks destination). */
 export type WebhookEnvelope = Record<string, unknown>;
 
 /** A delivery job as a reader outside delivery sees it: its ids, its job id and its envelope parsed. */

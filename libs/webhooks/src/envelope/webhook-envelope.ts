@@ -1,9 +1,9 @@
 import { Call, CallType, JsonObject, normaliseTimestamp, WebhookEnvelope } from '@switchyard/contracts';
 
-/** The integer every non-delete body carries (seed: "Versioning"). */
+/** The integer every non-delete body carries, as Segment documents. */
 export const ENVELOPE_VERSION = 1;
 
-/** Page properties the seed names; filled from `context.page` when the call's own properties lack them. */
+/** Page properties Segment's envelope names; filled from `context.page` when the call's own properties lack them. */
 const PAGE_PROPERTIES = ['path', 'referrer', 'title', 'url'] as const;
 
 /** What a delete notification is built from: one user of one source. */
@@ -16,7 +16,7 @@ export interface DeletionNotice {
 }
 
 /**
- * The webhook body for one call, as the seed's "Webhook request envelope" table lays it out:
+ * The webhook body for one call, as Segment documents its Webhooks envelope:
  * `version`, `type`, `timestamp` and `context` on every call, then the fields of its kind.
  * `messageId` (and `anonymousId`, `receivedAt`, `sentAt` when the call has them) ride along so
  * receivers can de-duplicate at-least-once deliveries. Pure: same call, same body.
@@ -44,7 +44,7 @@ export function deleteEnvelope(notice: DeletionNotice): WebhookEnvelope {
   };
 }
 
-/** The fields only one kind of call carries, per the seed's "Present in kinds" column. */
+/** The fields only one kind of call carries, per kind as Segment documents them. */
 const KIND_FIELDS: Record<CallType, (call: Call) => JsonObject> = {
   identify: (call) => ({ traits: call.traits ?? {} }),
   track: (call) => ({ event: call.event, properties: call.properties ?? {} }),
@@ -54,12 +54,12 @@ const KIND_FIELDS: Record<CallType, (call: Call) => JsonObject> = {
   }),
   screen: (call) => present({ name: call.name }),
   group: (call) => ({ groupId: call.groupId, traits: call.traits ?? {} }),
-  // The seed's alias body names the two ids with these exact keys, and has no plain `userId`.
+  // Segment's alias body names the two ids with these exact keys, and has no plain `userId`.
   alias: (call) => ({ 'Previous ID': call.previousId, 'User ID': call.userId }),
 };
 
 function identityFields(call: Call): JsonObject {
-  // Alias carries its ids as "Previous ID" / "User ID" instead (seed table: no userId on alias).
+  // Alias carries its ids as "Previous ID" / "User ID" instead (Segment's envelope has no userId on alias).
   return present({ userId: call.type === 'alias' ? undefined : call.userId, anonymousId: call.anonymousId });
 }
 
@@ -71,7 +71,7 @@ function optionalTimes(call: Call): JsonObject {
 }
 
 /**
- * A page's properties with the seed's four recognised page fields. analytics.js sends them in
+ * A page's properties with the four page fields Segment recognises. analytics.js sends them in
  * both `properties` and `context.page`; server libraries often only in one. The call's own
  * properties win.
  */

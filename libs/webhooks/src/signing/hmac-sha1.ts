@@ -11,8 +11,8 @@ const paddedKeys = new Map<string, { inner: Buffer; outer: Buffer }>();
  * `crypto.hash` calls over keys padded once per secret.
  *
  * The same digest as `createHmac('sha1', key).update(message).digest('hex')` (a test compares
- * them over thousands of random keys and messages), at a sixth of the cost: building an Hmac
- * object took ~16 µs per webhook, 7 % of delivery's CPU, against ~2.6 µs here.
+ * them over thousands of random keys and messages), at a fraction of the cost: building an Hmac
+ * object per webhook was a visible share of delivery's CPU (docs/performance-log.md).
  */
 export function hmacSha1Hex(key: string, message: Buffer | string): string {
   const { inner, outer } = padded(key);

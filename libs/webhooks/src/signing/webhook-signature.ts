@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { hmacSha1Hex } from './hmac-sha1';
 
-/** Header that carries the signature of a webhook request (seed: Authentication). */
+/** Header that carries the signature of a webhook request (as Segment documents it). */
 export const SIGNATURE_HEADER = 'X-Signature';
 
 /**

@@ -1,0 +1,120 @@
+{{/* The prefix of every object name: the release name, with "-switchyard" unless it already says so. */}}
+{{- define "switchyard.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 50 | trimSuffix "-" -}}
+{{- else if contains "switchyard" .Release.Name -}}
+{{- .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-switchyard" .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The four services, in start order, with what the chart fixes about each: container port and whether it serves the admin API. */}}
+{{- define "switchyard.services" -}}
+ingest: { port: 8080, admin: true }
+router: { port: 8081, admin: false }
+delivery: { port: 8082, admin: true }
+console: { port: 8083, admin: true }
+{{- end -}}
+
+{{- define "switchyard.serviceNames" -}}
+{{- list "ingest" "router" "delivery" "console" | toJson -}}
+{{- end -}}
+
+{{/* Labels on every object. */}}
+{{- define "switchyard.labels" -}}
+app.kubernetes.io/name: switchyard
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/part-of: switchyard
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{/* The labels a service's pods are selected by. Call with (dict "root" $ "service" "ingest"). */}}
+{{- define "switchyard.selectorLabels" -}}
+app.kubernetes.io/name: switchyard
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .service }}
+{{- end -}}
+
+{{- define "switchyard.componentLabels" -}}
+{{ include "switchyard.labels" .root }}
+app.kubernetes.io/component: {{ .service }}
+{{- end -}}
+
+{{- define "switchyard.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
+
+{{- define "switchyard.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- .Values.serviceAccount.name | default (include "switchyard.fullname" .) -}}
+{{- else -}}
+{{- .Values.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Whether the services need the Kafka Secret at all (TLS CA, client certificate or SASL). */}}
+{{- define "switchyard.kafka.needsSecret" -}}
+{{- if or .Values.kafka.tls.ca .Values.kafka.tls.clientCertificate .Values.kafka.sasl.mechanism -}}true{{- end -}}
+{{- end -}}
+
+{{- define "switchyard.kafka.secretName" -}}
+{{- .Values.kafka.existingSecret | default (printf "%s-kafka" (include "switchyard.fullname" .)) -}}
+{{- end -}}
+
+{{- define "switchyard.workspace.secretName" -}}
+{{- .Values.workspace.existingSecret | default (printf "%s-workspace" (include "switchyard.fullname" .)) -}}
+{{- end -}}
+
+{{/* The admin token Secret's name, or "" when no token is configured (the admin endpoints then answer 503). */}}
+{{- define "switchyard.admin.secretName" -}}
+{{- if .Values.admin.existingSecret -}}
+{{- .Values.admin.existingSecret -}}
+{{- else if .Values.admin.token -}}
+{{- printf "%s-admin" (include "switchyard.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "switchyard.admin.secretKey" -}}
+{{- if .Values.admin.existingSecret -}}{{ .Values.admin.existingSecretKey }}{{- else -}}ADMIN_TOKEN{{- end -}}
+{{- end -}}
+
+{{/* Variables the chart sets from its own sections; env.* must not set them too. */}}
+{{- define "switchyard.chartManagedEnv" -}}
+{{- list "KAFKA_BROKERS" "KAFKA_SSL" "KAFKA_SSL_CA_FILE" "KAFKA_SSL_CERT_FILE" "KAFKA_SSL_KEY_FILE" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "KAFKA_SASL_PASSWORD_FILE" "KAFKA_REPLICATION_FACTOR" "KAFKA_MIN_INSYNC_REPLICAS" "WORKSPACE_CONFIG" "PORT" "ADMIN_TOKEN" "SWITCHYARD_SERVICE" "CONSOLE_DELIVERY_URL" | toJson -}}
+{{- end -}}
+
+{{/* Fails with the value's path when an env map sets a variable the chart manages. */}}
+{{- define "switchyard.checkEnv" -}}
+{{- $managed := include "switchyard.chartManagedEnv" . | fromJsonArray -}}
+{{- range $section, $vars := .Values.env -}}
+{{- range $name, $value := $vars -}}
+{{- if has $name $managed -}}
+{{- fail (printf "env.%s.%s: %s is set by the chart (kafka.*, admin.*, workspace.*); remove it from env" $section $name $name) -}}
+{{- end -}}
+{{- if not (kindIs "string" $value) -}}
+{{- fail (printf "env.%s.%s must be a string: quote it in a values file, or use --set-string (\"%v\")" $section $name $value) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Fails on an autoscaling setting that cannot work, naming the value. */}}
+{{- define "switchyard.checkAutoscaling" -}}
+{{- $partitions := int .Values.env.all.TOPIC_PARTITIONS -}}
+{{- range $service := include "switchyard.serviceNames" . | fromJsonArray -}}
+{{- $a := (index $.Values $service).autoscaling -}}
+{{- $consumer := has $service (list "router" "delivery") -}}
+{{- if not (has $a.kind (list "hpa" "keda" "none")) -}}
+{{- fail (printf "%s.autoscaling.kind must be hpa, keda or none, not %q" $service $a.kind) -}}
+{{- end -}}
+{{- if and (eq $a.kind "keda") (not $consumer) -}}
+{{- fail (printf "%s.autoscaling.kind keda: only router and delivery scale on consumer lag" $service) -}}
+{{- end -}}
+{{- if and $consumer (ne $a.kind "none") (gt (int $a.maxReplicas) $partitions) -}}
+{{- fail (printf "%s.autoscaling.maxReplicas %v exceeds env.all.TOPIC_PARTITIONS %v: the extra replicas would get no partition" $service $a.maxReplicas $partitions) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

@@ -1,0 +1,66 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ChartService, serviceSettings, ServiceSetting } from './service-settings';
+
+/** The chart whose values.yaml and README.md carry the generated blocks. */
+export const CHART_DIR = join(__dirname, '..', '..', 'deploy', 'helm', 'switchyard');
+export const VALUES_FILE = join(CHART_DIR, 'values.yaml');
+export const README_FILE = join(CHART_DIR, 'README.md');
+
+const BEGIN = 'BEGIN generated settings: node -r @swc-node/register scripts/helm/values.ts';
+const END = 'END generated settings';
+const SECTIONS: ChartService[] = ['all', 'ingest', 'router', 'delivery', 'console'];
+
+/** A YAML scalar that stays a string: env values are strings, and `true` or `6` must not become a boolean or number. */
+const yamlString = (value: string) => JSON.stringify(value);
+
+/** The `env:` block of values.yaml: one map per service, each key commented with what it does. */
+export function envValuesBlock(settings: ServiceSetting[]): string {
+  const lines = [
+    '# Environment of the services, by who reads it (`all`: every service). Defaults are the services',
+    '# own; "" leaves a variable unset. Kafka connection, ports, the workspace path and the admin',
+    '# token are set from the sections above, not here.',
+    'env:',
+  ];
+  for (const section of SECTIONS) {
+    lines.push(`  ${section}:`);
+    for (const s of settings.filter((x) => x.service === section)) {
+      lines.push(`    # ${s.description}`, `    ${s.env}: ${yamlString(s.default)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The README table of the same settings. */
+export function envReadmeTable(settings: ServiceSetting[]): string {
+  const rows = settings.map(
+    (s) =>
+      `| \`env.${s.service}.${s.env}\` | ${s.default === '' ? 'unset' : `\`${s.default}\``} | ${s.description} |`,
+  );
+  return ['| value | default | what it does |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+/** `text` with the lines between the BEGIN and END markers replaced by `block`; the markers are comment lines of any syntax. */
+export function replaceGenerated(text: string, block: string, file: string): string {
+  const lines = text.split('\n');
+  const begin = lines.findIndex((l) => l.includes(BEGIN));
+  const end = lines.findIndex((l) => l.includes(END));
+  if (begin < 0 || end < begin)
+    throw new Error(`${file}: the "${BEGIN}" and "${END}" marker lines are missing`);
+  return [...lines.slice(0, begin + 1), block, ...lines.slice(end)].join('\n');
+}
+
+/** values.yaml and README.md as they must be for `settings`. */
+export function generatedChartFiles(settings: ServiceSetting[] = serviceSettings()): Record<string, string> {
+  return {
+    [VALUES_FILE]: replaceGenerated(readFileSync(VALUES_FILE, 'utf8'), envValuesBlock(settings), VALUES_FILE),
+    [README_FILE]: replaceGenerated(readFileSync(README_FILE, 'utf8'), envReadmeTable(settings), README_FILE),
+  };
+}
+
+if (require.main === module) {
+  for (const [file, text] of Object.entries(generatedChartFiles())) {
+    writeFileSync(file, text);
+    process.stdout.write(`wrote ${file}\n`);
+  }
+}
