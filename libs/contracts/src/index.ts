@@ -9,3 +9,4 @@ export * from './audiences';
 export * from './deletions';
 export * from './validation-errors';
 export * from './events/event-dead-letter';
+export * from './json';

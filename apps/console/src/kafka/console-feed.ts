@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Admin, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
-import { decodeDeliveryAttempts, describeDeadRecord, IngestedEvent, TopicNames } from '@switchyard/contracts';
-import { ConsumerRestarter, decodeJson, retryTransient } from '@switchyard/kafka';
+import {
+  decodeDeliveryAttempts,
+  decodeJson,
+  describeDeadRecord,
+  IngestedEvent,
+  TopicNames,
+} from '@switchyard/contracts';
+import { ConsumerRestarter, retryTransient } from '@switchyard/kafka';
 import type { ConsoleMetrics } from '../console-metrics';
 import { AttemptIndex } from '../index/attempt-index';
 import { CallSample } from '../index/call-sample';

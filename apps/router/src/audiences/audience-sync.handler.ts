@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Batch, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
-import { AudienceSynced, TopicNames, validateAudienceSynced } from '@switchyard/contracts';
+import { AudienceSynced, decodeJson, TopicNames, validateAudienceSynced } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { decodeJson } from '@switchyard/kafka';
 import { Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';

@@ -1,5 +1,4 @@
-import { IngestedEvent, normaliseTimestamp, validateCall } from '@switchyard/contracts';
-import { decodeJson, Decoded } from '@switchyard/kafka';
+import { Decoded, decodeJson, IngestedEvent, normaliseTimestamp, validateCall } from '@switchyard/contracts';
 
 /**
  * Decodes and re-validates one events-topic value. Ingest validated it already; the router
