@@ -1,3 +1,4 @@
+export * from './kafka-port';
 export * from './kafka-client';
 export * from './topic-admin';
 export * from './batching-producer';
@@ -8,3 +9,4 @@ export * from './consumer-lag';
 export * from './connection-check';
 export * from './broker-probe';
 export * from './consumer-restarter';
+export * from './kafka-startup';

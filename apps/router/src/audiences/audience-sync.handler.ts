@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Batch, KafkaMessage } from 'kafkajs';
+import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
 import { AudienceSynced, decodeJson, TopicNames, validateAudienceSynced } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
@@ -42,7 +42,7 @@ export class AudienceSyncHandler implements BatchHandler {
     this.store.invalidate(partition);
   }
 
-  async handle(batch: Batch, { heartbeat, consumerGroup }: BatchContext): Promise<HandledBatch> {
+  async handle(batch: RecordBatch, { heartbeat, consumerGroup }: BatchContext): Promise<HandledBatch> {
     const unrestored = this.store.unrestored(batch.partition);
     if (unrestored.length > 0) {
       const states = await this.restorer.restore(unrestored, heartbeat);
@@ -62,7 +62,7 @@ export class AudienceSyncHandler implements BatchHandler {
    * The identify calls and dead letters carry the sync's trace on; the changelog records do not:
    * they are state, kept forever in a compacted topic, and nobody processes them as messages.
    */
-  private apply(batch: Batch, message: KafkaMessage, handled: HandledBatch, span: Span): void {
+  private apply(batch: RecordBatch, message: KafkaRecord, handled: HandledBatch, span: Span): void {
     const decoded = decodeJson<AudienceSynced>(message.value);
     const problems = decoded.ok ? validateAudienceSynced(decoded.value) : [];
     if (!decoded.ok || problems.length > 0) {

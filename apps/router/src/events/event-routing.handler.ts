@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Batch, KafkaMessage } from 'kafkajs';
+import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
@@ -35,7 +35,7 @@ export class EventRoutingHandler implements BatchHandler {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async handle(batch: Batch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
+  async handle(batch: RecordBatch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
     // Each record is processed in its own span, continuing the trace its headers carry, and its
     // jobs carry that trace on to delivery.
     const outputs = batch.messages.flatMap((message) =>
@@ -46,7 +46,7 @@ export class EventRoutingHandler implements BatchHandler {
     return { outputs, changelog: [] };
   }
 
-  private route(batch: Batch, message: KafkaMessage, span: Span): OutputRecord[] {
+  private route(batch: RecordBatch, message: KafkaRecord, span: Span): OutputRecord[] {
     const read = readIngestedEvent(message.value);
     if (!read.ok) return [this.deadLetter(batch, message, span, 'unreadable', read.reason)];
     const { sourceId, call } = read.value;
@@ -71,8 +71,8 @@ export class EventRoutingHandler implements BatchHandler {
   }
 
   private deadLetter(
-    batch: Batch,
-    message: KafkaMessage,
+    batch: RecordBatch,
+    message: KafkaRecord,
     span: Span,
     failure: RouterDeadFailure,
     reason: string,
