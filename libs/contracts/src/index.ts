@@ -10,3 +10,4 @@ export * from './deletions';
 export * from './validation-errors';
 export * from './events/event-dead-letter';
 export * from './json';
+export * from './events/ingested-event';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
-import { TopicNames } from '@switchyard/contracts';
+import { decodeIngestedEvent, TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { metric, Counter, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
@@ -9,7 +9,6 @@ import { deadLetter, markDeadLettered, RouterDeadFailure } from '../pipeline/dea
 import { OutputRecord } from '../pipeline/output-record';
 import { routeCall } from '../routing/delivery-records';
 import { LOGGER, TOPICS } from '../router.tokens';
-import { readIngestedEvent } from './ingested-event-reader';
 
 const routed = metric('switchyard_router_calls_total', () => {
   const counter = new Counter({
@@ -47,7 +46,7 @@ export class EventRoutingHandler implements BatchHandler {
   }
 
   private route(batch: RecordBatch, message: KafkaRecord, span: Span): OutputRecord[] {
-    const read = readIngestedEvent(message.value);
+    const read = decodeIngestedEvent(message.value);
     if (!read.ok) return [this.deadLetter(batch, message, span, 'unreadable', read.reason)];
     const { sourceId, call } = read.value;
     span.setAttributes({ 'switchyard.message_id': call.messageId, 'switchyard.source_id': sourceId });
