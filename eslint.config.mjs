@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -14,9 +15,20 @@ function ownerOf(file) {
 }
 
 /**
- * Apps never import other apps, and libraries never import apps: they share through libs/. Relative
- * imports are resolved against the importing file, so `../../router/src/x` is caught as well as an
- * alias would be.
+ * The app or library an import names: a relative path (resolved against the importing file), a
+ * path from the repository root (tsconfig's baseUrl makes `apps/x/...` importable), or an
+ * `@switchyard/<name>` alias of an app.
+ */
+function targetOf(source, importer) {
+  if (source.startsWith('.')) return ownerOf(path.resolve(path.dirname(importer), source));
+  if (/^(apps|libs)\//.test(source)) return ownerOf(path.join(ROOT, source));
+  const alias = /^@switchyard\/([^/]+)/.exec(source);
+  if (alias && existsSync(path.join(ROOT, 'apps', alias[1]))) return { kind: 'apps', name: alias[1] };
+  return undefined;
+}
+
+/**
+ * Apps never import other apps, and libraries never import apps: they share through libs/.
  */
 const importWalls = {
   meta: {
@@ -34,9 +46,7 @@ const importWalls = {
     const check = (node) => {
       const source = node.source?.value;
       if (typeof source !== 'string') return;
-      const target = source.startsWith('.')
-        ? ownerOf(path.resolve(path.dirname(context.filename), source))
-        : undefined;
+      const target = targetOf(source, context.filename);
       if (!target || target.kind !== 'apps' || (from.kind === 'apps' && target.name === from.name)) return;
       context.report({
         node: node.source,
