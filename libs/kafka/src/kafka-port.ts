@@ -10,7 +10,7 @@
 /** A header value as read: bytes, text, or every value of a repeated header. */
 export type RecordHeaderValue = Buffer | string | (Buffer | string)[] | undefined;
 
-export interface RecordHeaders {
+export interface ConsumedHeaders {
   [name: string]: RecordHeaderValue;
 }
 
@@ -18,7 +18,7 @@ export interface RecordHeaders {
 export interface KafkaRecord {
   key: Buffer | null;
   value: Buffer | null;
-  headers?: RecordHeaders;
+  headers?: ConsumedHeaders;
   offset: string;
   /** Milliseconds since the epoch, as a decimal string. */
   timestamp: string;

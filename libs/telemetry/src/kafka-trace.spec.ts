@@ -19,7 +19,7 @@ const tracer = trace.getTracer('test');
 const spans = () => exporter.getFinishedSpans();
 const named = (name: string) => spans().filter((s) => s.name === name);
 
-/** A kafkajs producer that acknowledges every request on one partition, or fails them all. */
+/** A producer that acknowledges every request on one partition, or fails them all. */
 function fakeProducer(failWith?: Error) {
   const requests: unknown[] = [];
   const producer = {

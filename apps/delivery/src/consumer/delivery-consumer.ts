@@ -2,11 +2,11 @@ import type { Logger } from 'pino';
 import { decodeNotBefore, headerString, TopicNames } from '@switchyard/contracts';
 import {
   BatchPayload,
+  ConsumedHeaders,
   ConsumerRestarter,
   KafkaClient,
   KafkaConsumer,
   OffsetCommitter,
-  RecordHeaders,
 } from '@switchyard/kafka';
 import { Clock } from '../clock';
 import { DeliveryWorker } from '../pipeline/delivery-worker';
@@ -29,7 +29,7 @@ export interface DeliveryConsumerOptions {
 }
 
 /**
- * Feeds the deliveries topic and every retry topic through the worker with kafkajs directly
+ * Feeds the deliveries topic and every retry topic through the worker with the Kafka client directly
  * (Nest's Kafka transport hides the per-partition pause, seek and manual commits this needs).
  *
  * - Many jobs run at once per partition, up to `maxInFlightPerPartition`; at the bound the
@@ -181,7 +181,7 @@ function detach(buffer: Buffer | null): Buffer | null {
  * Headers as strings: each Buffer kafkajs hands out is a slice of the fetch response, and a copy
  * of a few bytes would still pin an 8 KB pool slab for as long as its job waits.
  */
-function detachHeaders(headers: RecordHeaders | undefined): Record<string, string> {
+function detachHeaders(headers: ConsumedHeaders | undefined): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const name in headers) {
     const value = headerString(headers, name);

@@ -34,7 +34,7 @@ export interface PipelineOptions {
  * One consumer group reading some topics, one handler turning each batch into records, and one
  * producer writing them before the input offsets are committed.
  *
- * kafkajs directly rather than @nestjs/microservices' Kafka transport: the transport hands
+ * The Kafka client (libs/kafka) directly rather than @nestjs/microservices' Kafka transport: the transport hands
  * handlers one message at a time, commits offsets itself and has no transactional
  * produce-with-offsets, while routing needs whole batches, offsets committed only after the
  * outputs are acknowledged (or inside the same transaction), and the assignment of partitions
