@@ -7,3 +7,4 @@ export * from './request-metrics';
 export * from './service.tokens';
 export * from './service-providers';
 export * from './run-service';
+export * from './workspace-lifetime';
