@@ -9,3 +9,5 @@ export * from './audiences';
 export * from './deletions';
 export * from './validation-errors';
 export * from './events/event-dead-letter';
+export * from './json';
+export * from './events/ingested-event';

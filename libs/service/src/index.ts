@@ -4,3 +4,7 @@ export * from './nest-logger';
 export * from './request-log';
 export * from './admin-token.guard';
 export * from './request-metrics';
+export * from './service.tokens';
+export * from './service-providers';
+export * from './run-service';
+export * from './workspace-lifetime';
