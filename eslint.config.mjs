@@ -1,5 +1,67 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const ROOT = import.meta.dirname;
+
+/** The app or library a path belongs to: the segment after its innermost `apps/` or `libs/` folder. */
+function ownerOf(file) {
+  const parts = path.relative(ROOT, file).split(path.sep);
+  for (let i = parts.length - 2; i >= 0; i -= 1) {
+    if (parts[i] === 'apps' || parts[i] === 'libs') return { kind: parts[i], name: parts[i + 1] };
+  }
+  return undefined;
+}
+
+/**
+ * The app or library an import names: a relative path (resolved against the importing file), a
+ * path from the repository root (tsconfig's baseUrl makes `apps/x/...` importable), or an
+ * `@switchyard/<name>` alias of an app.
+ */
+function targetOf(source, importer) {
+  if (source.startsWith('.')) return ownerOf(path.resolve(path.dirname(importer), source));
+  if (/^(apps|libs)\//.test(source)) return ownerOf(path.join(ROOT, source));
+  const alias = /^@switchyard\/([^/]+)/.exec(source);
+  if (alias && existsSync(path.join(ROOT, 'apps', alias[1]))) return { kind: 'apps', name: alias[1] };
+  return undefined;
+}
+
+/**
+ * Apps never import other apps, and libraries never import apps: they share through libs/.
+ */
+const importWalls = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      appToApp:
+        'apps/{{from}} imports apps/{{to}}: an app never imports another app; share through a library in libs/.',
+      libToApp: 'libs/{{from}} imports apps/{{to}}: a library never imports an app.',
+    },
+  },
+  create(context) {
+    const from = ownerOf(context.filename);
+    if (!from) return {};
+    const check = (node) => {
+      const source = node.source?.value;
+      if (typeof source !== 'string') return;
+      const target = targetOf(source, context.filename);
+      if (!target || target.kind !== 'apps' || (from.kind === 'apps' && target.name === from.name)) return;
+      context.report({
+        node: node.source,
+        messageId: from.kind === 'apps' ? 'appToApp' : 'libToApp',
+        data: { from: from.name, to: target.name },
+      });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
 
 export default tseslint.config(
   {
@@ -11,6 +73,8 @@ export default tseslint.config(
       'libs/analytics/dist/**',
       'clients/**',
       'test/conformance/**/vendor/**',
+      // Each breaks a rule on purpose; test/lint/lint-rules.spec.ts lints them with this configuration.
+      'test/lint/fixtures/**',
       '**/*.js',
       '**/*.mjs',
     ],
@@ -18,8 +82,25 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    plugins: { switchyard: { rules: { 'import-walls': importWalls } } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'switchyard/import-walls': 'error',
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'kafkajs',
+              message: 'Only libs/kafka imports the Kafka client; use the port from @switchyard/kafka.',
+            },
+          ],
+        },
+      ],
     },
+  },
+  {
+    files: ['**/libs/kafka/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -7,7 +7,7 @@
  *   npm run bench:json
  */
 import { isUtf8 } from 'node:buffer';
-import { parseJson, scanJson } from '../libs/kafka/src/json-text';
+import { parseJson, scanJson } from '../libs/contracts/src/json/json-text';
 import { fillerText, fmt, machineSpeedMs } from './bench-kit';
 import { benchEvent } from './pipeline-kit';
 

@@ -25,7 +25,7 @@ const consumer = kafka.consumer({ groupId: `switchyard-tail-${randomUUID()}` });
 async function main() {
   process.stderr.write(`tailing ${topic} (Ctrl-C to stop); the services create it at start-up\n`);
   await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ partition, message }) => {
       const headers = Object.fromEntries(

@@ -1,5 +1,5 @@
-import { Kafka, logLevel } from 'kafkajs';
 import { topicNames } from '@switchyard/contracts';
+import { rawTestKafka } from '../../libs/kafka/src/testing';
 import { eventually, freshNamespace } from '../support/kafka-test-kit';
 import { LocalKafka } from '../support/local-kafka';
 import { PipelineProcesses } from '../support/pipeline-processes';
@@ -70,11 +70,7 @@ describe('a broker dies', () => {
       });
 
       // The topics were created as asked: three replicas, two of them in sync for a write.
-      const admin = new Kafka({
-        clientId: 'broker-failure-test',
-        brokers: cluster.brokers.split(','),
-        logLevel: logLevel.NOTHING,
-      }).admin();
+      const admin = rawTestKafka(cluster.brokers.split(','), 'broker-failure-test').admin();
       await admin.connect();
       const events = topicNames(namespace).events;
       const { topics } = await admin.fetchTopicMetadata({ topics: [events] });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Consumer, EachMessagePayload, Kafka, logLevel } from 'kafkajs';
 import { decodeDeliveryHeaders, DeliveryJob, deliveryJobId, WebhookEnvelope } from '@switchyard/contracts';
-import { registerZstdCodec } from '@switchyard/kafka';
+import { KafkaClient, KafkaConsumer, RecordPayload } from '@switchyard/kafka';
+import { testKafkaClient } from '../../libs/kafka/src/testing';
 import { Collected } from './collected';
 import { localKafkaBrokers } from '@switchyard/config';
 
@@ -10,14 +10,8 @@ export function testBrokers(): string {
   return localKafkaBrokers();
 }
 
-export function testKafka(): Kafka {
-  // The services write zstd batches; the suites read them with a plain client.
-  registerZstdCodec();
-  return new Kafka({
-    clientId: 'switchyard-test',
-    brokers: testBrokers().split(','),
-    logLevel: logLevel.NOTHING,
-  });
+export function testKafka(): KafkaClient {
+  return testKafkaClient(testBrokers().split(','));
 }
 
 /** A topic namespace no other test shares, so tests need no broker restart or cleanup. */
@@ -58,7 +52,7 @@ export const deliveryJobView: RecordView<DeliveryJob> = (value, headers) => {
 /** Collects everything on some topics (from the beginning) until `stop`; parsed as JSON. */
 export class TopicReader<T = unknown> {
   private readonly collected = new Collected<ReadRecord<T>>();
-  private consumer: Consumer | undefined;
+  private consumer: KafkaConsumer | undefined;
 
   get records(): ReadRecord<T>[] {
     return this.collected.items;
@@ -79,7 +73,7 @@ export class TopicReader<T = unknown> {
     return reader;
   }
 
-  private add({ topic, partition, message }: EachMessagePayload): void {
+  private add({ topic, partition, message }: RecordPayload): void {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(message.headers ?? {}))
       if (v !== undefined) headers[k] = String(Array.isArray(v) ? v[0] : v);

@@ -1,7 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { WorkspaceConfigStore } from '@switchyard/config';
-import { startHttpService } from '@switchyard/service';
+import { startHttpService, startWithWorkspace } from '@switchyard/service';
 import { ConsoleSettings } from './console-settings';
 import { ConsoleModule } from './console.module';
 
@@ -9,14 +8,9 @@ import { ConsoleModule } from './console.module';
 const FORM_BODY_LIMIT = 64 * 1024;
 
 /** Starts the console; used by main.ts and by tests (port 0, a fresh topic namespace). */
-export async function startConsole(
-  settings: ConsoleSettings,
-  logger: Logger,
-): Promise<NestFastifyApplication> {
-  const workspace = new WorkspaceConfigStore(settings.workspaceConfigPath, logger);
-  workspace.watch();
-  try {
-    const app = await startHttpService({
+export function startConsole(settings: ConsoleSettings, logger: Logger): Promise<NestFastifyApplication> {
+  return startWithWorkspace(settings.workspaceConfigPath, logger, (workspace) =>
+    startHttpService({
       module: ConsoleModule.forRoot(settings, logger, workspace),
       logger,
       port: settings.port,
@@ -35,11 +29,6 @@ export async function startConsole(
             },
           );
       },
-    });
-    app.getHttpServer().once('close', () => workspace.close());
-    return app;
-  } catch (error) {
-    workspace.close();
-    throw error;
-  }
+    }),
+  );
 }

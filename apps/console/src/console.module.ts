@@ -1,17 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { Kafka } from 'kafkajs';
-import { topicNames } from '@switchyard/contracts';
-import { kafkaConnection, WorkspaceConfigStore } from '@switchyard/config';
-import { createKafka, KafkaConnection } from '@switchyard/kafka';
-import { ApiTokens } from '@switchyard/service';
+import { WorkspaceConfigStore } from '@switchyard/config';
+import { ApiTokens, serviceProviders } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
 import { ConsoleApiController } from './api/console-api.controller';
 import { ConsoleAuthGuard } from './auth/console-auth.guard';
 import { ConsoleSessions } from './auth/console-sessions';
 import { ConsoleSettings } from './console-settings';
 import { ConsoleViews } from './console-views';
-import { INDEXES, KAFKA_CONNECTION, LOGGER, TOPICS } from './console.tokens';
+import { INDEXES } from './console.tokens';
 import { AttemptIndex } from './index/attempt-index';
 import { CallSample } from './index/call-sample';
 import { DeadLetterIndex } from './index/dead-letter-index';
@@ -29,16 +26,7 @@ export class ConsoleModule {
       controllers: [ConsoleApiController, ConsolePagesController],
       providers: [
         { provide: ConsoleSettings, useValue: settings },
-        { provide: LOGGER, useValue: logger },
-        { provide: TOPICS, useValue: topicNames(settings.topicNamespace) },
-        { provide: KAFKA_CONNECTION, useFactory: () => kafkaConnection(settings) },
-        {
-          provide: Kafka,
-          useFactory: (connection: KafkaConnection) => createKafka('switchyard-console', connection, logger),
-          inject: [KAFKA_CONNECTION],
-        },
-        // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
-        { provide: WorkspaceConfigStore, useValue: workspace },
+        ...serviceProviders('console', settings, logger, workspace),
         {
           provide: INDEXES,
           useFactory: (): ConsoleIndexes => ({

@@ -1,17 +1,16 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
-import { TopicNames, topicNames } from '@switchyard/contracts';
-import { kafkaConnection, WorkspaceConfigStore } from '@switchyard/config';
-import { createKafka, KafkaConnection } from '@switchyard/kafka';
-import { AdminToken, AdminTokenGuard } from '@switchyard/service';
+import { TopicNames } from '@switchyard/contracts';
+import { WorkspaceConfigStore } from '@switchyard/config';
+import { KafkaClient } from '@switchyard/kafka';
+import { AdminToken, AdminTokenGuard, SERVICE_EXPORTS, serviceProviders } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
 import { systemClock } from './clock';
 import { DeadLetterController } from './dead-letters/dead-letter.controller';
 import { DeadLetterStore } from './dead-letters/dead-letter-store';
 import { DeliveryMetrics } from './delivery-metrics';
 import { deliveryGroupId, DeliverySettings } from './delivery-settings';
-import { KAFKA_CONNECTION, LOGGER, TOPICS, WEBHOOK_CLIENT } from './delivery.tokens';
+import { KAFKA_CLIENT, LOGGER, TOPICS, WEBHOOK_CLIENT } from './delivery.tokens';
 import { UndiciWebhookClient } from './http/undici-webhook-client';
 import { WebhookHttpClient } from './http/webhook-http-client';
 import { CircuitBreakers } from './isolation/circuit-breaker';
@@ -33,29 +32,11 @@ class DeliveryCoreModule {
       module: DeliveryCoreModule,
       providers: [
         { provide: DeliverySettings, useValue: settings },
-        { provide: LOGGER, useValue: logger },
-        { provide: TOPICS, useValue: topicNames(settings.topicNamespace) },
-        { provide: KAFKA_CONNECTION, useFactory: () => kafkaConnection(settings) },
-        {
-          provide: Kafka,
-          useFactory: (connection: KafkaConnection) => createKafka('switchyard-delivery', connection, logger),
-          inject: [KAFKA_CONNECTION],
-        },
-        // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
-        { provide: WorkspaceConfigStore, useValue: workspace },
+        ...serviceProviders('delivery', settings, logger, workspace),
         { provide: DeliveryMetrics, useFactory: () => new DeliveryMetrics() },
         DeliveryProducer,
       ],
-      exports: [
-        DeliverySettings,
-        LOGGER,
-        TOPICS,
-        KAFKA_CONNECTION,
-        Kafka,
-        WorkspaceConfigStore,
-        DeliveryMetrics,
-        DeliveryProducer,
-      ],
+      exports: [DeliverySettings, ...SERVICE_EXPORTS, DeliveryMetrics, DeliveryProducer],
     };
   }
 }
@@ -155,13 +136,13 @@ export class DeliveryModule implements OnApplicationShutdown {
         {
           provide: DeadLetterStore,
           useFactory: (
-            kafka: Kafka,
+            kafka: KafkaClient,
             topics: TopicNames,
             producer: DeliveryProducer,
             logger: Logger,
             metrics: DeliveryMetrics,
           ) => new DeadLetterStore(kafka, topics, producer.send, logger, metrics),
-          inject: [Kafka, TOPICS, DeliveryProducer, LOGGER, DeliveryMetrics],
+          inject: [KAFKA_CLIENT, TOPICS, DeliveryProducer, LOGGER, DeliveryMetrics],
         },
         DeliveryKafka,
         { provide: AdminToken, useValue: new AdminToken(settings.adminToken) },

@@ -5,7 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Producer } from 'kafkajs';
+import { KafkaProducer } from '@switchyard/kafka';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DeliveryJob, deliveryJobId, deliveryKey, newJobHeaders, topicNames } from '@switchyard/contracts';
 import { listeningPort } from '@switchyard/service';
@@ -209,12 +209,12 @@ export function job(destinationId: string, n = 1, body: Record<string, unknown> 
 /** Writes jobs to the deliveries topic of `namespace`, as the router does. */
 export class JobProducer {
   private constructor(
-    private readonly producer: Producer,
+    private readonly producer: KafkaProducer,
     private readonly topic: string,
   ) {}
 
   static async connect(namespace: string): Promise<JobProducer> {
-    const producer = testKafka().producer({ allowAutoTopicCreation: false });
+    const producer = testKafka().producer();
     await producer.connect();
     return new JobProducer(producer, topicNames(namespace).deliveries);
   }

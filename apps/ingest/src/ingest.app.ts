@@ -2,8 +2,7 @@ import type { Server } from 'node:http';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyHttpOptions } from 'fastify';
 import type { Logger } from 'pino';
-import { WorkspaceConfigStore } from '@switchyard/config';
-import { startHttpService } from '@switchyard/service';
+import { startHttpService, startWithWorkspace } from '@switchyard/service';
 import { IngestSettings } from './ingest-settings';
 import { IngestModule } from './ingest.module';
 import { registerCors } from './browser/cors';
@@ -16,9 +15,7 @@ import { trackingRouteLabel } from './tracking/tracking-endpoints';
 const HTTP_TIMEOUT_CHECK_MS = 1000;
 
 /** Starts the ingest service; used by main.ts and by tests (which pass port 0). */
-export async function startIngest(settings: IngestSettings, logger: Logger): Promise<NestFastifyApplication> {
-  const workspace = new WorkspaceConfigStore(settings.workspaceConfigPath, logger);
-  workspace.watch();
+export function startIngest(settings: IngestSettings, logger: Logger): Promise<NestFastifyApplication> {
   const fastify: FastifyHttpOptions<Server> = {
     bodyLimit: settings.maxRequestBytes,
     routerOptions: { ignoreTrailingSlash: true },
@@ -29,28 +26,28 @@ export async function startIngest(settings: IngestSettings, logger: Logger): Pro
     // would let a slow-header connection live up to 30 s past its limit.
     http: { headersTimeout: settings.headersTimeoutMs, connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_MS },
   };
-  const app = await startHttpService({
-    module: IngestModule.forRoot(settings, logger, workspace),
-    logger,
-    port: settings.port,
-    host: settings.host,
-    fastify,
-    errorMessages: {
-      // Fastify's own wording does not say what the limit is.
-      413: `request body exceeds ${settings.maxRequestBytes} bytes (counted after decompression)`,
-      415: 'unsupported body: send Content-Type application/json (or text/plain holding JSON), with Content-Encoding identity, gzip or deflate',
-    },
-    onErrorAnswer: countRefusal,
-    buildCommit: settings.buildCommit,
-    routeLabel: trackingRouteLabel,
-    configure: (nest) => {
-      const instance = nest.getHttpAdapter().getInstance();
-      registerCors(instance);
-      registerTextPlainAsJson(instance);
-      registerJsonBody(instance, settings.maxJsonDepth);
-      registerBodyHandling(instance);
-    },
-  });
-  app.getHttpServer().once('close', () => workspace.close());
-  return app;
+  return startWithWorkspace(settings.workspaceConfigPath, logger, (workspace) =>
+    startHttpService({
+      module: IngestModule.forRoot(settings, logger, workspace),
+      logger,
+      port: settings.port,
+      host: settings.host,
+      fastify,
+      errorMessages: {
+        // Fastify's own wording does not say what the limit is.
+        413: `request body exceeds ${settings.maxRequestBytes} bytes (counted after decompression)`,
+        415: 'unsupported body: send Content-Type application/json (or text/plain holding JSON), with Content-Encoding identity, gzip or deflate',
+      },
+      onErrorAnswer: countRefusal,
+      buildCommit: settings.buildCommit,
+      routeLabel: trackingRouteLabel,
+      configure: (nest) => {
+        const instance = nest.getHttpAdapter().getInstance();
+        registerCors(instance);
+        registerTextPlainAsJson(instance);
+        registerJsonBody(instance, settings.maxJsonDepth);
+        registerBodyHandling(instance);
+      },
+    }),
+  );
 }

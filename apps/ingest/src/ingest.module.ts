@@ -1,12 +1,11 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { topicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { BatchingProducer } from '@switchyard/kafka';
+import { SERVICE_EXPORTS, serviceProviders } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
 import { BrowserModule } from './browser/browser.module';
 import { IngestSettings } from './ingest-settings';
-import { LOGGER, TOPICS } from './ingest.tokens';
 import { IngestKafka } from './kafka/ingest-kafka';
 import { PersonalizationModule } from './personalization/personalization.module';
 import { TrackingModule } from './tracking/tracking.module';
@@ -20,10 +19,7 @@ class IngestCoreModule {
       module: IngestCoreModule,
       providers: [
         { provide: IngestSettings, useValue: settings },
-        { provide: LOGGER, useValue: logger },
-        { provide: TOPICS, useValue: topicNames(settings.topicNamespace) },
-        // The store holds a valid configuration from start-up on (a bad edit keeps the previous one), so it is no readiness check.
-        { provide: WorkspaceConfigStore, useValue: workspace },
+        ...serviceProviders('ingest', settings, logger, workspace),
         IngestKafka,
         {
           provide: BatchingProducer,
@@ -31,7 +27,7 @@ class IngestCoreModule {
           inject: [IngestKafka],
         },
       ],
-      exports: [IngestSettings, LOGGER, TOPICS, WorkspaceConfigStore, BatchingProducer],
+      exports: [IngestSettings, ...SERVICE_EXPORTS, BatchingProducer],
     };
   }
 }

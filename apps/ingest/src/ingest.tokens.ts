@@ -1,4 +1,1 @@
-/** Injection token for the TopicNames of this deployment's namespace. */
-export const TOPICS = Symbol('TOPICS');
-/** Injection token for the ingest service's pino logger. */
-export const LOGGER = Symbol('LOGGER');
+export { KAFKA_CLIENT, KAFKA_CONNECTION, LOGGER, TOPICS } from '@switchyard/service';

@@ -1,7 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { WorkspaceConfigStore } from '@switchyard/config';
-import { startHttpService } from '@switchyard/service';
+import { startHttpService, startWithWorkspace } from '@switchyard/service';
 import { RouterSettings } from './router-settings';
 import { RouterModule } from './router.module';
 
@@ -9,16 +8,14 @@ import { RouterModule } from './router.module';
  * Starts the router; used by main.ts and by tests (port 0, a fresh topic namespace). Resolves
  * once every pipeline has joined its consumer group.
  */
-export async function startRouter(settings: RouterSettings, logger: Logger): Promise<NestFastifyApplication> {
-  const workspace = new WorkspaceConfigStore(settings.workspaceConfigPath, logger);
-  workspace.watch();
-  const app = await startHttpService({
-    module: RouterModule.forRoot(settings, logger, workspace),
-    logger,
-    port: settings.port,
-    host: settings.host,
-    buildCommit: settings.buildCommit,
-  });
-  app.getHttpServer().once('close', () => workspace.close());
-  return app;
+export function startRouter(settings: RouterSettings, logger: Logger): Promise<NestFastifyApplication> {
+  return startWithWorkspace(settings.workspaceConfigPath, logger, (workspace) =>
+    startHttpService({
+      module: RouterModule.forRoot(settings, logger, workspace),
+      logger,
+      port: settings.port,
+      host: settings.host,
+      buildCommit: settings.buildCommit,
+    }),
+  );
 }

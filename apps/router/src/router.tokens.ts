@@ -1,6 +1,1 @@
-/** Injection token for the TopicNames of this deployment's namespace. */
-export const TOPICS = Symbol('TOPICS');
-/** Injection token for the router's pino logger. */
-export const LOGGER = Symbol('LOGGER');
-/** The Kafka connection the settings describe (files read once), for the client and the start-up check. */
-export const KAFKA_CONNECTION = Symbol('KAFKA_CONNECTION');
+export { KAFKA_CLIENT, KAFKA_CONNECTION, LOGGER, TOPICS } from '@switchyard/service';

@@ -1,4 +1,4 @@
-import type { Producer } from 'kafkajs';
+import { KafkaProducer } from '@switchyard/kafka';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   AudienceSyncBody,
@@ -97,7 +97,7 @@ export class RouterHarness {
   private constructor(
     private readonly place: RouterPlace,
     private router: NestFastifyApplication | undefined,
-    readonly producer: Producer,
+    readonly producer: KafkaProducer,
     readonly outputs: TopicReader<DeliveryJob>,
   ) {
     this.topics = topicNames(place.namespace);
@@ -113,7 +113,7 @@ export class RouterHarness {
       transactional: options.transactional ?? false,
     };
     const router = await launchRouter(place);
-    const producer = testKafka().producer({ allowAutoTopicCreation: false });
+    const producer = testKafka().producer();
     await producer.connect();
     const topics = topicNames(place.namespace);
     const outputs = await TopicReader.start([topics.deliveries, topics.eventsDead], deliveryJobView);

@@ -10,3 +10,5 @@ export * from './deletions';
 export * from './validation-errors';
 export * from './events/event-dead-letter';
 export * from './workspace';
+export * from './json';
+export * from './events/ingested-event';

@@ -1,16 +1,16 @@
-import { CompressionTypes, Producer, ProducerBatch } from 'kafkajs';
+import { CompressionCodec, KafkaProducer, ProduceRequest } from './kafka-port';
 import { BatchingProducer } from './batching-producer';
 import { MIN_COMPRESSED_BATCH_BYTES } from './compression';
 
 /** A stand-in producer whose sendBatch calls the test settles by hand. */
 function fakeProducer() {
-  const calls: Array<{ batch: ProducerBatch; settle: (error?: Error) => void }> = [];
+  const calls: Array<{ batch: ProduceRequest; settle: (error?: Error) => void }> = [];
   const producer = {
-    sendBatch: (batch: ProducerBatch) =>
+    sendBatch: (batch: ProduceRequest) =>
       new Promise((resolve, reject) =>
         calls.push({ batch, settle: (error) => (error ? reject(error) : resolve([])) }),
       ),
-  } as unknown as Producer;
+  } as unknown as KafkaProducer;
   return { producer, calls };
 }
 
@@ -110,7 +110,7 @@ describe('BatchingProducer', () => {
       maxBatchRecords: 100,
       maxBatchBytes: 1e7,
       maxInFlight: 1,
-      compression: CompressionTypes.ZSTD,
+      compression: CompressionCodec.ZSTD,
     });
     const small = batching.send([record('a', 'small')]);
     await tick();
@@ -122,7 +122,7 @@ describe('BatchingProducer', () => {
     await tick();
     calls[1].settle();
     await large;
-    expect(calls.map((c) => c.batch.compression)).toEqual([CompressionTypes.None, CompressionTypes.ZSTD]);
+    expect(calls.map((c) => c.batch.compression)).toEqual([CompressionCodec.None, CompressionCodec.ZSTD]);
   });
 
   it('compresses smaller batches when told to', async () => {
@@ -132,14 +132,14 @@ describe('BatchingProducer', () => {
       maxBatchRecords: 100,
       maxBatchBytes: 1e7,
       maxInFlight: 1,
-      compression: CompressionTypes.ZSTD,
+      compression: CompressionCodec.ZSTD,
       minCompressedBytes: 0,
     });
     const small = batching.send([record('a', 'small')]);
     await tick();
     calls[0].settle();
     await small;
-    expect(calls[0].batch.compression).toBe(CompressionTypes.ZSTD);
+    expect(calls[0].batch.compression).toBe(CompressionCodec.ZSTD);
   });
 });
 
@@ -149,7 +149,7 @@ describe('BatchingProducer with a timeout', () => {
     maxBatchRecords: 100,
     maxBatchBytes: 1e6,
     maxInFlight: 1,
-    compression: 0,
+    compression: CompressionCodec.None,
     timeoutMs: 20,
   };
 

@@ -1,6 +1,6 @@
-import { CompressionTypes, Message, Producer, TopicMessages } from 'kafkajs';
 import { traceSend } from '@switchyard/telemetry';
 import { compressionFor } from './compression';
+import { CompressionCodec, KafkaProducer, OutgoingMessage, TopicMessages } from './kafka-port';
 import { MAX_PRODUCE_REQUEST_BYTES } from './request-size';
 
 export interface OutgoingRecord {
@@ -27,7 +27,7 @@ export interface BatchingProducerOptions {
   /** sendBatch calls in flight at once; more waiting records just grow the next batch. */
   maxInFlight: number;
   /** For batches of at least `minCompressedBytes`; smaller ones go uncompressed. */
-  compression: CompressionTypes;
+  compression: CompressionCodec;
   /**
    * MIN_COMPRESSED_BATCH_BYTES unless set: the bound that spares small batches a latency-sensitive
    * caller waits on. A caller that never waits (delivery's attempt records) compresses everything.
@@ -62,7 +62,7 @@ export const DEFAULT_BATCHING: BatchingProducerOptions = {
   maxBatchRecords: 5_000,
   maxBatchBytes: MAX_PRODUCE_REQUEST_BYTES,
   maxInFlight: 4,
-  compression: CompressionTypes.None,
+  compression: CompressionCodec.None,
 };
 
 interface Waiter {
@@ -89,7 +89,7 @@ export class BatchingProducer {
   private readonly idle = new Set<() => void>();
 
   constructor(
-    private readonly producer: Producer,
+    private readonly producer: Pick<KafkaProducer, 'sendBatch'>,
     private readonly options: BatchingProducerOptions = DEFAULT_BATCHING,
   ) {}
 
@@ -198,7 +198,7 @@ export function recordBytes(record: OutgoingRecord): number {
 
 /** The records of several callers as one produce request's topic groups, in order. */
 export function topicMessages(recordLists: readonly OutgoingRecord[][]): TopicMessages[] {
-  const byTopic = new Map<string, Message[]>();
+  const byTopic = new Map<string, OutgoingMessage[]>();
   for (const records of recordLists) {
     for (const r of records) {
       let messages = byTopic.get(r.topic);

@@ -1,4 +1,4 @@
-import { Admin, Kafka } from 'kafkajs';
+import { KafkaAdmin, KafkaClient } from './kafka-port';
 
 export interface BrokerProbeOptions {
   /** How often the cluster is asked for its metadata. */
@@ -18,7 +18,7 @@ export const DEFAULT_BROKER_PROBE: BrokerProbeOptions = { intervalMs: 1_000, sta
  * answers, so losing one of three keeps the service ready.
  */
 export class BrokerProbe {
-  private readonly admin: Admin;
+  private readonly admin: KafkaAdmin;
   private connected = false;
   private lastAnswerAt: number | undefined;
   private underWay: Promise<void> | undefined;
@@ -26,7 +26,7 @@ export class BrokerProbe {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    kafka: Kafka,
+    kafka: KafkaClient,
     private readonly options: BrokerProbeOptions = DEFAULT_BROKER_PROBE,
     private readonly now: () => number = Date.now,
   ) {

@@ -1,20 +1,21 @@
 import { promisify } from 'node:util';
 import { constants, zstdCompress, zstdDecompress } from 'node:zlib';
 import { CompressionCodecs, CompressionTypes } from 'kafkajs';
+import { CompressionCodec } from './kafka-port';
 import { MAX_PRODUCE_REQUEST_BYTES } from './request-size';
 
 /** Record batch compression a service may produce with (KAFKA_COMPRESSION). */
 export const KAFKA_COMPRESSIONS = ['zstd', 'gzip', 'none'] as const;
 export type KafkaCompression = (typeof KAFKA_COMPRESSIONS)[number];
 
-const TYPES: Record<KafkaCompression, CompressionTypes> = {
-  zstd: CompressionTypes.ZSTD,
-  gzip: CompressionTypes.GZIP,
-  none: CompressionTypes.None,
+const CODECS: Record<KafkaCompression, CompressionCodec> = {
+  zstd: CompressionCodec.ZSTD,
+  gzip: CompressionCodec.GZIP,
+  none: CompressionCodec.None,
 };
 
-export function compressionType(name: KafkaCompression): CompressionTypes {
-  return TYPES[name];
+export function compressionType(name: KafkaCompression): CompressionCodec {
+  return CODECS[name];
 }
 
 /**
@@ -28,11 +29,11 @@ export const MIN_COMPRESSED_BATCH_BYTES = 128 * 1024;
 
 /** The compression for one produce request of `bytes` key and value bytes. */
 export function compressionFor(
-  configured: CompressionTypes,
+  configured: CompressionCodec,
   bytes: number,
   minBytes = MIN_COMPRESSED_BATCH_BYTES,
-): CompressionTypes {
-  return bytes >= minBytes ? configured : CompressionTypes.None;
+): CompressionCodec {
+  return bytes >= minBytes ? configured : CompressionCodec.None;
 }
 
 const compress = promisify(zstdCompress);

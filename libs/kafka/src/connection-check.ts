@@ -1,6 +1,6 @@
 import { connect as tlsConnect } from 'node:tls';
-import { Kafka } from 'kafkajs';
 import { KafkaConnection, KafkaTls, tlsOptions } from './kafka-client';
+import { KafkaClient } from './kafka-port';
 
 /** A broker could be reached but not used as configured; the message names the cause and the setting to fix. */
 export class KafkaConnectionError extends Error {
@@ -28,7 +28,7 @@ const UNTRUSTED = new Set([
  * untrusted or mismatched certificate is named, with the setting to fix), then SASL
  * authentication. A broker that is simply not up yet is left to kafkajs's own retries.
  */
-export async function checkKafkaConnection(kafka: Kafka, connection: KafkaConnection): Promise<void> {
+export async function checkKafkaConnection(kafka: KafkaClient, connection: KafkaConnection): Promise<void> {
   const { tls } = connection;
   if (tls) await Promise.all(connection.brokers.map((broker) => checkTls(broker, tls)));
   const admin = kafka.admin();

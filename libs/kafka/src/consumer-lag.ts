@@ -1,5 +1,5 @@
-import { Admin, Kafka } from 'kafkajs';
 import { Gauge, metric } from '@switchyard/telemetry';
+import { KafkaAdmin, KafkaClient } from './kafka-port';
 
 /** One consumer group and the topics it reads. */
 export interface ConsumedTopics {
@@ -29,12 +29,12 @@ const DEFAULT_MEASUREMENT_TIMEOUT_MS = 2000;
  * replica reports the same series; aggregate them with max, not sum.
  */
 export class ConsumerLagMonitor {
-  private client: Admin | undefined;
-  private connecting: Promise<Admin> | undefined;
+  private client: KafkaAdmin | undefined;
+  private connecting: Promise<KafkaAdmin> | undefined;
   private last: { at: number; result: Promise<PartitionLag[]> } | undefined;
 
   constructor(
-    private readonly kafka: Pick<Kafka, 'admin'>,
+    private readonly kafka: Pick<KafkaClient, 'admin'>,
     readonly groups: readonly ConsumedTopics[],
     private readonly timeoutMs = DEFAULT_MEASUREMENT_TIMEOUT_MS,
   ) {}
@@ -76,7 +76,7 @@ export class ConsumerLagMonitor {
   }
 
   /** One admin client, connected once; a failed connection is tried again at the next measurement. */
-  private connectedAdmin(): Promise<Admin> {
+  private connectedAdmin(): Promise<KafkaAdmin> {
     this.connecting ??= (async () => {
       const admin = (this.client = this.kafka.admin());
       await admin.connect();

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import pino from 'pino';
-import type { ConsumerRunConfig } from 'kafkajs';
+import type { ConsumerRunOptions } from './kafka-port';
 import { ConsumerRestarter } from './consumer-restarter';
 import type { CommitTimer } from './offset-committer';
 
@@ -8,11 +8,11 @@ import type { CommitTimer } from './offset-committer';
 function fakeConsumer() {
   const emitter = new EventEmitter();
   const consumer = {
-    runs: [] as ConsumerRunConfig[],
+    runs: [] as ConsumerRunOptions[],
     failNextRun: false,
     events: { CRASH: 'consumer.crash', GROUP_JOIN: 'consumer.group_join' },
     on: (event: string, listener: (e: unknown) => void) => emitter.on(event, listener),
-    run: async (config: ConsumerRunConfig) => {
+    run: async (config: ConsumerRunOptions) => {
       consumer.runs.push(config);
       if (consumer.failNextRun) {
         consumer.failNextRun = false;
@@ -51,7 +51,7 @@ function restarterOn(
   timer: CommitTimer,
   logger = pino({ level: 'silent' }),
 ) {
-  const config: ConsumerRunConfig = { eachMessage: async () => undefined };
+  const config: ConsumerRunOptions = { eachMessage: async () => undefined };
   return {
     config,
     restarter: new ConsumerRestarter(

@@ -1,5 +1,5 @@
-import type { Consumer, ConsumerCrashEvent, ConsumerRunConfig } from 'kafkajs';
 import type { Logger } from 'pino';
+import { ConsumerCrash, ConsumerRunOptions, KafkaConsumer } from './kafka-port';
 import { CommitTimer, unrefTimer } from './offset-committer';
 
 /** Delays between restarts of a consumer that keeps crashing: doubled per crash up to `maxMs`, back to `initialMs` once it joins its group. */
@@ -10,7 +10,7 @@ export interface RestartBackoff {
 
 export const DEFAULT_RESTART_BACKOFF: RestartBackoff = { initialMs: 1_000, maxMs: 30_000 };
 
-type RestartableConsumer = Pick<Consumer, 'run' | 'on' | 'events'>;
+type RestartableConsumer = Pick<KafkaConsumer, 'run' | 'on' | 'events'>;
 
 /**
  * Runs a consumer and keeps it running. kafkajs restarts a crashed consumer by itself only when
@@ -32,7 +32,7 @@ export class ConsumerRestarter {
 
   constructor(
     private readonly consumer: RestartableConsumer,
-    private readonly config: ConsumerRunConfig,
+    private readonly config: ConsumerRunOptions,
     /** Names the consumer in logs, e.g. its group id. */
     private readonly name: string,
     private readonly logger: Logger,
@@ -56,7 +56,7 @@ export class ConsumerRestarter {
     await this.restarting;
   }
 
-  private crashed({ error, restart }: ConsumerCrashEvent['payload']): void {
+  private crashed({ error, restart }: ConsumerCrash): void {
     if (this.stopped) return;
     if (restart) {
       this.logger.debug(

@@ -1,7 +1,6 @@
+export * from './kafka-port';
 export * from './kafka-client';
 export * from './topic-admin';
-export * from './json-codec';
-export * from './json-text';
 export * from './batching-producer';
 export * from './compression';
 export * from './request-size';
@@ -10,3 +9,4 @@ export * from './consumer-lag';
 export * from './connection-check';
 export * from './broker-probe';
 export * from './consumer-restarter';
+export * from './kafka-startup';

@@ -3,6 +3,8 @@ import type { ConnectionOptions } from 'node:tls';
 import type { Logger } from 'pino';
 import { registerZstdCodec } from './compression';
 import { kafkaLogCreator } from './kafka-log';
+import { kafkaPort } from './kafkajs-adapter';
+import { KafkaClient } from './kafka-port';
 
 /** SASL mechanisms a service can authenticate with (KAFKA_SASL_MECHANISM). */
 export const KAFKA_SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
@@ -45,21 +47,23 @@ function saslOptions(sasl: KafkaSasl): SASLOptions {
   return { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as SASLOptions;
 }
 
-/** A kafkajs client whose logs go through the service's pino logger. */
-export function createKafka(clientId: string, connection: KafkaConnection, logger: Logger): Kafka {
+/** A client (kafkajs behind Switchyard's port) whose logs go through the service's pino logger. */
+export function createKafka(clientId: string, connection: KafkaConnection, logger: Logger): KafkaClient {
   registerZstdCodec();
-  return new Kafka({
-    clientId,
-    brokers: connection.brokers,
-    ssl: connection.tls ? tlsOptions(connection.tls) : undefined,
-    sasl: connection.sasl ? saslOptions(connection.sasl) : undefined,
-    connectionTimeout: CONNECTION_TIMEOUT_MS,
-    authenticationTimeout: AUTHENTICATION_TIMEOUT_MS,
-    // kafkajs logs routine rebalances at INFO; WARN keeps the log about problems.
-    logLevel: KafkaLogLevel.WARN,
-    logCreator: kafkaLogCreator(logger),
-    retry: { initialRetryTime: 100, retries: 8 },
-  });
+  return kafkaPort(
+    new Kafka({
+      clientId,
+      brokers: connection.brokers,
+      ssl: connection.tls ? tlsOptions(connection.tls) : undefined,
+      sasl: connection.sasl ? saslOptions(connection.sasl) : undefined,
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      authenticationTimeout: AUTHENTICATION_TIMEOUT_MS,
+      // kafkajs logs routine rebalances at INFO; WARN keeps the log about problems.
+      logLevel: KafkaLogLevel.WARN,
+      logCreator: kafkaLogCreator(logger),
+      retry: { initialRetryTime: 100, retries: 8 },
+    }),
+  );
 }
 
 /** `host:port,host:port` as the list kafkajs takes. */

@@ -1,4 +1,4 @@
-import type { Consumer } from 'kafkajs';
+import { KafkaConsumer } from './kafka-port';
 import type { Logger } from 'pino';
 
 /** A partition's commit: the offset of the next record to read after a restart. */
@@ -40,7 +40,7 @@ export class OffsetCommitter {
   private stopped = false;
 
   constructor(
-    private readonly consumer: Pick<Consumer, 'commitOffsets'>,
+    private readonly consumer: Pick<KafkaConsumer, 'commitOffsets'>,
     private readonly source: CommitSource,
     private readonly intervalMs: number,
     private readonly logger: Logger,

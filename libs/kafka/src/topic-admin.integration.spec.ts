@@ -1,4 +1,5 @@
-import { freshNamespace, testKafka } from '../../../test/support/kafka-test-kit';
+import { freshNamespace, testBrokers, testKafka } from '../../../test/support/kafka-test-kit';
+import { rawTestKafka } from './testing';
 import { ensureTopics } from './topic-admin';
 
 /** Topic creation and checking against the real test broker (one node, so replication 1). */
@@ -12,7 +13,8 @@ describe('ensureTopics', () => {
       replicationFactor: 1,
       minInsyncReplicas: 1,
     });
-    const admin = kafka.admin();
+    // The port's admin has no describeConfigs: the services never read configs back.
+    const admin = rawTestKafka(testBrokers().split(',')).admin();
     await admin.connect();
     try {
       const { resources } = await admin.describeConfigs({

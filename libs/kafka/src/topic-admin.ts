@@ -1,4 +1,4 @@
-import { Admin, Kafka, ITopicConfig } from 'kafkajs';
+import { KafkaAdmin, KafkaClient, TopicCreation } from './kafka-port';
 
 export interface TopicSpec {
   topic: string;
@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * gives kafkajs transient LEADER_NOT_AVAILABLE errors on KRaft.
  */
 export async function ensureTopics(
-  kafka: Kafka,
+  kafka: KafkaClient,
   specs: TopicSpec[],
   policy: TopicPolicy = CREATE_WITH_BROKER_DEFAULTS,
   timeoutMs = 30_000,
@@ -63,7 +63,7 @@ export async function ensureTopics(
  * exists, with at least the partitions asked for (fewer would cap the consumers' parallelism,
  * and the router's changelog must match its input). Throws naming the first problem found.
  */
-async function verifyTopics(admin: Admin, specs: TopicSpec[]): Promise<void> {
+async function verifyTopics(admin: KafkaAdmin, specs: TopicSpec[]): Promise<void> {
   const existing = new Set(await admin.listTopics());
   const missing = specs.filter((s) => !existing.has(s.topic));
   if (missing.length > 0) {
@@ -88,7 +88,7 @@ function describeConfigs(spec: TopicSpec): string {
 }
 
 async function createMissing(
-  admin: Admin,
+  admin: KafkaAdmin,
   specs: TopicSpec[],
   policy: TopicPolicy,
   timeoutMs: number,
@@ -96,7 +96,7 @@ async function createMissing(
   const existing = new Set(await admin.listTopics());
   const replication =
     policy.minInsyncReplicas === undefined ? {} : { 'min.insync.replicas': String(policy.minInsyncReplicas) };
-  const missing: ITopicConfig[] = specs
+  const missing: TopicCreation[] = specs
     .filter((s) => !existing.has(s.topic))
     .map((s) => ({
       topic: s.topic,

@@ -5,3 +5,7 @@ export * from './request-log';
 export * from './admin-token.guard';
 export * from './request-metrics';
 export * from './api-tokens';
+export * from './service.tokens';
+export * from './service-providers';
+export * from './run-service';
+export * from './workspace-lifetime';

@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { node, tracing } from '@opentelemetry/sdk-node';
-import type { Producer, RecordMetadata } from 'kafkajs';
-import { BatchingProducer, DEFAULT_BATCHING, OutgoingRecord } from '@switchyard/kafka';
+import {
+  BatchingProducer,
+  DEFAULT_BATCHING,
+  KafkaProducer,
+  OutgoingRecord,
+  WrittenPartition,
+} from '@switchyard/kafka';
 import { traceRecordCreation, withProcessSpan } from './kafka-trace';
 import { markTracingOn } from './tracing-state';
 
@@ -14,7 +19,7 @@ const tracer = trace.getTracer('test');
 const spans = () => exporter.getFinishedSpans();
 const named = (name: string) => spans().filter((s) => s.name === name);
 
-/** A kafkajs producer that acknowledges every request on one partition, or fails them all. */
+/** A producer that acknowledges every request on one partition, or fails them all. */
 function fakeProducer(failWith?: Error) {
   const requests: unknown[] = [];
   const producer = {
@@ -23,7 +28,7 @@ function fakeProducer(failWith?: Error) {
       topicMessages,
     }: {
       topicMessages: { topic: string; messages: unknown[] }[];
-    }): Promise<RecordMetadata[]> => {
+    }): Promise<WrittenPartition[]> => {
       requests.push(topicMessages);
       if (failWith) throw failWith;
       return topicMessages.map(({ topic }) => ({
@@ -78,7 +83,7 @@ describe('Kafka spans', () => {
 
   it("links a produce request carrying two requests' records to both creation contexts instead of adopting either as parent", async () => {
     const producer = fakeProducer();
-    const batching = new BatchingProducer(producer as unknown as Producer, {
+    const batching = new BatchingProducer(producer as unknown as KafkaProducer, {
       ...DEFAULT_BATCHING,
       lingerMs: 5,
     });
@@ -110,7 +115,7 @@ describe('Kafka spans', () => {
 
   it("leaves out of a produce request's links the traces a caller chose not to sample, and makes no span when none is sampled", async () => {
     const producer = fakeProducer();
-    const batching = new BatchingProducer(producer as unknown as Producer, {
+    const batching = new BatchingProducer(producer as unknown as KafkaProducer, {
       ...DEFAULT_BATCHING,
       lingerMs: 5,
     });
@@ -129,7 +134,7 @@ describe('Kafka spans', () => {
   it("makes a produce request of one caller's single record a child of its create span, with the offset the broker gave", async () => {
     const producer = fakeProducer();
     const { records } = createdInTrace('retry.1', 1);
-    await new BatchingProducer(producer as unknown as Producer, DEFAULT_BATCHING).send(records);
+    await new BatchingProducer(producer as unknown as KafkaProducer, DEFAULT_BATCHING).send(records);
     const [create] = named('create retry.1');
     const [send] = named('send retry.1');
     expect(send.parentSpanContext?.spanId).toBe(create.spanContext().spanId);
@@ -144,7 +149,7 @@ describe('Kafka spans', () => {
     const refusal = Object.assign(new Error('not enough replicas'), { name: 'KafkaJSProtocolError' });
     const { records } = createdInTrace('events', 1);
     await expect(
-      new BatchingProducer(fakeProducer(refusal) as unknown as Producer, DEFAULT_BATCHING).send(records),
+      new BatchingProducer(fakeProducer(refusal) as unknown as KafkaProducer, DEFAULT_BATCHING).send(records),
     ).rejects.toThrow(refusal);
     const [send] = named('send events');
     expect(send.status).toEqual({ code: SpanStatusCode.ERROR, message: 'not enough replicas' });

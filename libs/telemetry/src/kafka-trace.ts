@@ -13,7 +13,6 @@ import {
   trace,
   TraceFlags,
 } from '@opentelemetry/api';
-import type { RecordMetadata, TopicMessages } from 'kafkajs';
 import { MESSAGING, messagingAttributes, messagingSpanName } from './messaging-attributes';
 import { isTracingOn } from './tracing-state';
 
@@ -26,8 +25,21 @@ const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 const switchyardTracer = trace.getTracer('switchyard');
 const tracer = () => switchyardTracer;
 
-/** Kafka headers as kafkajs hands them over (Buffers, or arrays of them) or as we write them (strings). */
+/** Kafka headers as a consumer hands them over (Buffers, or arrays of them) or as we write them (strings). */
 type KafkaHeaders = Record<string, unknown>;
+
+/** The records of one topic in a produce request, as far as a send span reads them. */
+export interface TracedTopicRecords {
+  topic: string;
+  messages: readonly { headers?: KafkaHeaders }[];
+}
+
+/** Where the broker wrote one partition's share of a produce request. */
+export interface TracedWrite {
+  topicName: string;
+  partition: number;
+  baseOffset?: string;
+}
 
 const getter = {
   keys: (carrier: KafkaHeaders) => Object.keys(carrier),
@@ -138,10 +150,10 @@ function byTopic<R extends CreatedRecord>(records: R[]): Map<string, R[]> {
  * traces is sampled there is no span. After the broker's answer it records the partition (when
  * all records of the topic went to one) and the offset (one record).
  */
-export async function traceSend(
-  topicMessages: readonly TopicMessages[],
-  send: () => Promise<RecordMetadata[]>,
-): Promise<RecordMetadata[]> {
+export async function traceSend<W extends TracedWrite>(
+  topicMessages: readonly TracedTopicRecords[],
+  send: () => Promise<W[]>,
+): Promise<W[]> {
   if (!isTracingOn()) return send();
   const spans = topicMessages.map(({ topic, messages }) => startSendSpan(topic, messages));
   try {
@@ -161,7 +173,7 @@ export async function traceSend(
   }
 }
 
-function startSendSpan(topic: string, messages: TopicMessages['messages']): Span {
+function startSendSpan(topic: string, messages: TracedTopicRecords['messages']): Span {
   const creations = distinctCreationContexts(messages);
   const sampled = creations.filter(isSampled);
   // Every record's trace was left unsampled upstream: a root span of its own would record them anyway.
@@ -178,7 +190,7 @@ function startSendSpan(topic: string, messages: TopicMessages['messages']): Span
   );
 }
 
-function writtenAt(topic: string, records: number, written: RecordMetadata[]): Attributes {
+function writtenAt(topic: string, records: number, written: readonly TracedWrite[]): Attributes {
   const partitions = written.filter((w) => w.topicName === topic);
   if (partitions.length !== 1) return {};
   const attributes: Attributes = { [MESSAGING.partitionId]: String(partitions[0].partition) };

@@ -1,5 +1,5 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Producer } from 'kafkajs';
+import { KafkaProducer } from '@switchyard/kafka';
 import {
   DeliveryAttempt,
   encodeDeliveryAttempts,
@@ -60,7 +60,7 @@ describe('console API', () => {
   };
   let app: NestFastifyApplication;
   let base: string;
-  let producer: Producer;
+  let producer: KafkaProducer;
 
   const start = async () => {
     app = await startConsole(consoleSettingsFromEnv(env), createLogger('console', 'warn'));

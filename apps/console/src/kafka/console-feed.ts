@@ -1,14 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { Admin, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
-import { decodeDeliveryAttempts, describeDeadRecord, IngestedEvent, TopicNames } from '@switchyard/contracts';
-import { ConsumerRestarter, decodeJson, retryTransient } from '@switchyard/kafka';
+import {
+  decodeDeliveryAttempts,
+  decodeJson,
+  describeDeadRecord,
+  IngestedEvent,
+  TopicNames,
+} from '@switchyard/contracts';
+import {
+  ConsumerRestarter,
+  KafkaAdmin,
+  KafkaClient,
+  KafkaConsumer,
+  KafkaRecord,
+  retryTransient,
+} from '@switchyard/kafka';
 import type { ConsoleMetrics } from '../console-metrics';
 import { AttemptIndex } from '../index/attempt-index';
 import { CallSample } from '../index/call-sample';
 import { DeadLetterIndex } from '../index/dead-letter-index';
 
-type PartitionEnds = Awaited<ReturnType<Admin['fetchTopicOffsets']>>;
+type PartitionEnds = Awaited<ReturnType<KafkaAdmin['fetchTopicOffsets']>>;
 
 /** What the feed fills. */
 export interface ConsoleIndexes {
@@ -33,14 +45,14 @@ const COMMIT_INTERVAL_MS = 1_000;
  */
 export class ConsoleFeed {
   private readonly instance = randomUUID();
-  private readonly consumers: { consumer: Consumer; restarter: ConsumerRestarter }[] = [];
+  private readonly consumers: { consumer: KafkaConsumer; restarter: ConsumerRestarter }[] = [];
   private readonly groups: string[] = [];
   private readonly joined = new Set<string>();
   /** `<topic>:<partition>` of the rebuilt topics not yet read up to the end they had at start. */
   private readonly behind = new Map<string, bigint>();
 
   constructor(
-    private readonly kafka: Kafka,
+    private readonly kafka: KafkaClient,
     private readonly topics: TopicNames,
     private readonly indexes: ConsoleIndexes,
     private readonly metrics: ConsoleMetrics,
@@ -104,8 +116,8 @@ export class ConsoleFeed {
   private async consume(
     topic: string,
     fromBeginning: boolean,
-    each: (partition: number, message: KafkaMessage) => void,
-  ): Promise<Consumer> {
+    each: (partition: number, message: KafkaRecord) => void,
+  ): Promise<KafkaConsumer> {
     const groupId = `${topic}.console.${this.instance}`;
     const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: 200 });
     const restarter = new ConsumerRestarter(
@@ -141,14 +153,14 @@ export class ConsoleFeed {
     if (end !== undefined && BigInt(offset) >= end - 1n) this.behind.delete(key);
   }
 
-  private addAttempts(_partition: number, message: KafkaMessage): void {
+  private addAttempts(_partition: number, message: KafkaRecord): void {
     const { attempts, refused } = decodeDeliveryAttempts(message.value);
     for (const attempt of attempts) this.indexes.attempts.add(attempt);
     for (const reason of refused) this.skip(this.topics.deliveryAttempts, reason);
   }
 
   /** Every dead letter is kept, unreadable ones too (they show without ids): the list is what the topic holds. */
-  private addDeadLetter(partition: number, message: KafkaMessage): void {
+  private addDeadLetter(partition: number, message: KafkaRecord): void {
     this.indexes.deadLetters.add(describeDeadRecord(partition, message.offset, message.headers));
   }
 

@@ -1,13 +1,12 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames, topicsOf } from '@switchyard/contracts';
 import { topicPolicy, topicSpecs } from '@switchyard/config';
-import { BrokerProbe, checkKafkaConnection, ensureTopics, KafkaConnection } from '@switchyard/kafka';
+import { BrokerProbe, KafkaClient, KafkaConnection, startKafka } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { consoleMetrics, measureIndexWith } from '../console-metrics';
 import { ConsoleSettings } from '../console-settings';
-import { INDEXES, KAFKA_CONNECTION, LOGGER, TOPICS } from '../console.tokens';
+import { INDEXES, KAFKA_CLIENT, KAFKA_CONNECTION, LOGGER, TOPICS } from '../console.tokens';
 import { ConsoleFeed, ConsoleIndexes } from './console-feed';
 
 /** The console's Kafka side: creates the topics it reads and feeds the indexes; ready once they are rebuilt, and while the brokers answer. */
@@ -17,7 +16,7 @@ export class ConsoleKafka implements OnModuleInit, BeforeApplicationShutdown {
   private readonly feed: ConsoleFeed;
 
   constructor(
-    private readonly kafka: Kafka,
+    @Inject(KAFKA_CLIENT) private readonly kafka: KafkaClient,
     @Inject(KAFKA_CONNECTION) private readonly connection: KafkaConnection,
     private readonly settings: ConsoleSettings,
     @Inject(TOPICS) private readonly topics: TopicNames,
@@ -31,13 +30,13 @@ export class ConsoleKafka implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    await checkKafkaConnection(this.kafka, this.connection);
-    await ensureTopics(
-      this.kafka,
-      topicSpecs(topicsOf('console', this.topics), this.settings),
-      topicPolicy(this.settings),
-    );
-    await this.feed.start();
+    await startKafka({
+      kafka: this.kafka,
+      connection: this.connection,
+      topics: topicSpecs(topicsOf('console', this.topics), this.settings),
+      policy: topicPolicy(this.settings),
+      connect: () => this.feed.start(),
+    });
     await this.probe.start();
     measureIndexWith(this.indexes);
     this.logger.info(

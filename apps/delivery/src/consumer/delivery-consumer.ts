@@ -1,7 +1,13 @@
-import { Consumer, EachBatchPayload, IHeaders, Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { decodeNotBefore, headerString, TopicNames } from '@switchyard/contracts';
-import { ConsumerRestarter, OffsetCommitter } from '@switchyard/kafka';
+import {
+  BatchPayload,
+  ConsumedHeaders,
+  ConsumerRestarter,
+  KafkaClient,
+  KafkaConsumer,
+  OffsetCommitter,
+} from '@switchyard/kafka';
 import { Clock } from '../clock';
 import { DeliveryWorker } from '../pipeline/delivery-worker';
 import { DeliveryMetrics } from '../delivery-metrics';
@@ -23,7 +29,7 @@ export interface DeliveryConsumerOptions {
 }
 
 /**
- * Feeds the deliveries topic and every retry topic through the worker with kafkajs directly
+ * Feeds the deliveries topic and every retry topic through the worker with the Kafka client directly
  * (Nest's Kafka transport hides the per-partition pause, seek and manual commits this needs).
  *
  * - Many jobs run at once per partition, up to `maxInFlightPerPartition`; at the bound the
@@ -34,7 +40,7 @@ export interface DeliveryConsumerOptions {
  *   on a timer): no sleeping in the handler, no polling.
  */
 export class DeliveryConsumer {
-  private readonly consumer: Consumer;
+  private readonly consumer: KafkaConsumer;
   private readonly progress = new ProgressBook();
   private readonly holds: PartitionHolds;
   private readonly jobs: InFlightJobs;
@@ -43,7 +49,7 @@ export class DeliveryConsumer {
   private stopping = false;
 
   constructor(
-    kafka: Kafka,
+    kafka: KafkaClient,
     private readonly worker: DeliveryWorker,
     private readonly topics: TopicNames,
     private readonly options: DeliveryConsumerOptions,
@@ -126,7 +132,7 @@ export class DeliveryConsumer {
     await this.consumer.disconnect();
   }
 
-  private async takeBatch({ batch, resolveOffset, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async takeBatch({ batch, resolveOffset, isRunning, isStale }: BatchPayload): Promise<void> {
     const { topic, partition } = batch;
     const progress = this.progress.of(topic, partition);
     const isRetryTopic = topic !== this.topics.deliveries;
@@ -175,7 +181,7 @@ function detach(buffer: Buffer | null): Buffer | null {
  * Headers as strings: each Buffer kafkajs hands out is a slice of the fetch response, and a copy
  * of a few bytes would still pin an 8 KB pool slab for as long as its job waits.
  */
-function detachHeaders(headers: IHeaders | undefined): Record<string, string> {
+function detachHeaders(headers: ConsumedHeaders | undefined): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const name in headers) {
     const value = headerString(headers, name);

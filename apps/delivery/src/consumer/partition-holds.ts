@@ -1,5 +1,4 @@
-import type { Consumer } from 'kafkajs';
-import { partitionKey } from '@switchyard/kafka';
+import { KafkaConsumer, partitionKey } from '@switchyard/kafka';
 import { Clock } from '../clock';
 
 interface Hold {
@@ -19,7 +18,7 @@ export class PartitionHolds {
   private closed = false;
 
   constructor(
-    private readonly consumer: Pick<Consumer, 'pause' | 'seek' | 'resume'>,
+    private readonly consumer: Pick<KafkaConsumer, 'pause' | 'seek' | 'resume'>,
     private readonly clock: Clock,
   ) {}
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { describeDeadRecord, TopicNames } from '@switchyard/contracts';
-import type { OutgoingRecord } from '@switchyard/kafka';
+import { KafkaClient, OutgoingRecord } from '@switchyard/kafka';
 import { traceRecordCreation } from '@switchyard/telemetry';
 import { DeliveryMetrics } from '../delivery-metrics';
 import { DeadLetterFilter, DeadRecord, matchesFilter, replayHeaders } from './dead-letter';
@@ -17,7 +16,7 @@ const SCAN_TIMEOUT_MS = 60_000;
  */
 export class DeadLetterStore {
   constructor(
-    private readonly kafka: Kafka,
+    private readonly kafka: KafkaClient,
     private readonly topics: TopicNames,
     private readonly produce: (records: OutgoingRecord[]) => Promise<void>,
     private readonly logger: Logger,

@@ -1,15 +1,20 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { BrokerProbe, ConsumerLagMonitor, exportConsumerLag, retryTransient } from '@switchyard/kafka';
+import {
+  BrokerProbe,
+  ConsumerLagMonitor,
+  exportConsumerLag,
+  KafkaClient,
+  retryTransient,
+} from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { systemClock } from '../clock';
 import { DeliveryConsumer } from '../consumer/delivery-consumer';
 import { DeliveryMetrics, readLiveStateFrom } from '../delivery-metrics';
 import { deliveryGroupId, DeliverySettings } from '../delivery-settings';
-import { LOGGER, TOPICS } from '../delivery.tokens';
+import { KAFKA_CLIENT, LOGGER, TOPICS } from '../delivery.tokens';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
 import { DestinationLimiter } from '../isolation/destination-limiter';
 import { DeliveryWorker } from '../pipeline/delivery-worker';
@@ -32,7 +37,7 @@ export class DeliveryKafka implements OnModuleInit, BeforeApplicationShutdown {
   private consumerJoined = false;
 
   constructor(
-    kafka: Kafka,
+    @Inject(KAFKA_CLIENT) kafka: KafkaClient,
     private readonly settings: DeliverySettings,
     @Inject(TOPICS) topics: TopicNames,
     @Inject(LOGGER) private readonly logger: Logger,

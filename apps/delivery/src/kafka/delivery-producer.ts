@@ -1,20 +1,20 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames, topicsOf } from '@switchyard/contracts';
 import { topicPolicy, topicSpecs } from '@switchyard/config';
 import {
   BatchingProducer,
-  checkKafkaConnection,
   compressionType,
   DEFAULT_BATCHING,
-  ensureTopics,
+  KafkaClient,
   KafkaConnection,
+  KafkaProducer,
+  startKafka,
 } from '@switchyard/kafka';
 import { AttemptLog } from '../attempts/attempt-log';
 import { DeliveryMetrics } from '../delivery-metrics';
 import { DeliverySettings } from '../delivery-settings';
-import { KAFKA_CONNECTION, LOGGER, TOPICS } from '../delivery.tokens';
+import { KAFKA_CLIENT, KAFKA_CONNECTION, LOGGER, TOPICS } from '../delivery.tokens';
 
 /**
  * Delivery's producing side: checks the connection, creates the topics delivery writes, and
@@ -26,23 +26,20 @@ import { KAFKA_CONNECTION, LOGGER, TOPICS } from '../delivery.tokens';
 export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown {
   /** Present when delivery writes the attempts topic (DELIVERY_ATTEMPTS_TOPIC). */
   readonly attemptLog: AttemptLog | undefined;
-  private readonly producer: Producer;
+  private readonly producer: KafkaProducer;
   private readonly batching: BatchingProducer;
   private connected = false;
 
   constructor(
-    private readonly kafka: Kafka,
+    @Inject(KAFKA_CLIENT) private readonly kafka: KafkaClient,
     @Inject(KAFKA_CONNECTION) private readonly connection: KafkaConnection,
     private readonly settings: DeliverySettings,
     @Inject(TOPICS) private readonly topics: TopicNames,
     metrics: DeliveryMetrics,
     @Inject(LOGGER) logger: Logger,
   ) {
-    // Retry and dead-letter records keep the job's key; the default (murmur2) partitioner keeps one key on one partition.
-    this.producer = kafka.producer({
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
+    // Retry and dead-letter records keep the job's key; the client's partitioner keeps one key on one partition.
+    this.producer = kafka.producer();
     const compression = compressionType(settings.kafkaCompression);
     this.batching = new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression });
     // Its own batching on the same producer: attempt records never share a produce request with a job's retry or dead letter.
@@ -72,13 +69,13 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
     const rows = topicsOf('delivery', this.topics, this.settings.retryScheduleMs.length).filter(
       (row) => this.attemptLog || row.name !== this.topics.deliveryAttempts,
     );
-    await checkKafkaConnection(this.kafka, this.connection);
-    await ensureTopics(
-      this.kafka,
-      topicSpecs(rows, this.settings, { retryWindowMs: this.settings.retryWindowMs }),
-      topicPolicy(this.settings),
-    );
-    await this.producer.connect();
+    await startKafka({
+      kafka: this.kafka,
+      connection: this.connection,
+      topics: topicSpecs(rows, this.settings, { retryWindowMs: this.settings.retryWindowMs }),
+      policy: topicPolicy(this.settings),
+      connect: () => this.producer.connect(),
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {

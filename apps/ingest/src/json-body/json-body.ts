@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
-import { parseJson, scanJson } from '@switchyard/kafka';
+import { parseJson, scanJson } from '@switchyard/contracts';
 
 /** A body refused before it reached a handler: a 400 whose message names the real cause. */
 export class BodyError extends Error {

@@ -1,21 +1,20 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Kafka, Partitioners, Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames, topicsOf } from '@switchyard/contracts';
-import { kafkaConnection, topicPolicy, topicSpecs } from '@switchyard/config';
+import { topicPolicy, topicSpecs } from '@switchyard/config';
 import {
   BatchingProducer,
   BrokerProbe,
-  checkKafkaConnection,
   compressionType,
-  createKafka,
   DEFAULT_BATCHING,
-  ensureTopics,
+  KafkaClient,
   KafkaConnection,
+  KafkaProducer,
+  startKafka,
 } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { IngestSettings } from '../ingest-settings';
-import { LOGGER, TOPICS } from '../ingest.tokens';
+import { KAFKA_CLIENT, KAFKA_CONNECTION, LOGGER, TOPICS } from '../ingest.tokens';
 
 /**
  * Ingest's Kafka side: creates the topics ingest writes to, and owns the one producer every
@@ -25,45 +24,40 @@ import { LOGGER, TOPICS } from '../ingest.tokens';
  */
 @Injectable()
 export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
-  private readonly connection: KafkaConnection;
-  private readonly kafka: Kafka;
-  private readonly producer: Producer;
+  private readonly producer: KafkaProducer;
   private readonly probe: BrokerProbe;
   readonly batching: BatchingProducer;
   private connected = false;
 
   constructor(
+    @Inject(KAFKA_CLIENT) private readonly kafka: KafkaClient,
+    @Inject(KAFKA_CONNECTION) private readonly connection: KafkaConnection,
     private readonly settings: IngestSettings,
     @Inject(TOPICS) private readonly topics: TopicNames,
     @Inject(LOGGER) private readonly logger: Logger,
     readiness: Readiness,
   ) {
-    this.connection = kafkaConnection(settings);
-    this.kafka = createKafka('switchyard-ingest', this.connection, logger);
-    this.producer = this.kafka.producer({
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
+    this.producer = kafka.producer();
     this.batching = new BatchingProducer(this.producer, {
       ...DEFAULT_BATCHING,
       lingerMs: settings.produceLingerMs,
       compression: compressionType(settings.kafkaCompression),
       timeoutMs: settings.produceTimeoutMs,
     });
-    this.probe = new BrokerProbe(this.kafka);
+    this.probe = new BrokerProbe(kafka);
     this.producer.on(this.producer.events.DISCONNECT, () => (this.connected = false));
     this.producer.on(this.producer.events.CONNECT, () => (this.connected = true));
     readiness.register('kafka', () => this.connected && this.probe.reachable);
   }
 
   async onModuleInit(): Promise<void> {
-    await checkKafkaConnection(this.kafka, this.connection);
-    await ensureTopics(
-      this.kafka,
-      topicSpecs(topicsOf('ingest', this.topics), this.settings),
-      topicPolicy(this.settings),
-    );
-    await this.producer.connect();
+    await startKafka({
+      kafka: this.kafka,
+      connection: this.connection,
+      topics: topicSpecs(topicsOf('ingest', this.topics), this.settings),
+      policy: topicPolicy(this.settings),
+      connect: () => this.producer.connect(),
+    });
     await this.probe.start();
     this.logger.info({ brokers: this.settings.kafkaBrokers }, 'connected to Kafka');
   }

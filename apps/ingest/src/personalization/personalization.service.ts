@@ -5,9 +5,10 @@ import {
   AudienceSynced,
   DeletionRequestBody,
   DeletionRequested,
+  encodeJson,
   TopicNames,
 } from '@switchyard/contracts';
-import { BatchingProducer, encodeJson } from '@switchyard/kafka';
+import { BatchingProducer } from '@switchyard/kafka';
 import { traceRecordCreation } from '@switchyard/telemetry';
 import { TOPICS } from '../ingest.tokens';
 

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Batch, KafkaMessage } from 'kafkajs';
+import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
-import { AudienceSynced, TopicNames, validateAudienceSynced } from '@switchyard/contracts';
+import { AudienceSynced, decodeJson, TopicNames, validateAudienceSynced } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { decodeJson } from '@switchyard/kafka';
 import { Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';
@@ -43,7 +42,7 @@ export class AudienceSyncHandler implements BatchHandler {
     this.store.invalidate(partition);
   }
 
-  async handle(batch: Batch, { heartbeat, consumerGroup }: BatchContext): Promise<HandledBatch> {
+  async handle(batch: RecordBatch, { heartbeat, consumerGroup }: BatchContext): Promise<HandledBatch> {
     const unrestored = this.store.unrestored(batch.partition);
     if (unrestored.length > 0) {
       const states = await this.restorer.restore(unrestored, heartbeat);
@@ -63,7 +62,7 @@ export class AudienceSyncHandler implements BatchHandler {
    * The identify calls and dead letters carry the sync's trace on; the changelog records do not:
    * they are state, kept forever in a compacted topic, and nobody processes them as messages.
    */
-  private apply(batch: Batch, message: KafkaMessage, handled: HandledBatch, span: Span): void {
+  private apply(batch: RecordBatch, message: KafkaRecord, handled: HandledBatch, span: Span): void {
     const decoded = decodeJson<AudienceSynced>(message.value);
     const problems = decoded.ok ? validateAudienceSynced(decoded.value) : [];
     if (!decoded.ok || problems.length > 0) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kafka } from 'kafkajs';
+import { KafkaClient } from '@switchyard/kafka';
 import type { Logger } from 'pino';
 import { decodeMembershipChange } from '@switchyard/contracts';
 import { AudienceMembership } from './audience-membership';
@@ -14,7 +14,7 @@ import { PartitionState } from './membership-store';
  */
 export class MembershipRestorer {
   constructor(
-    private readonly kafka: Kafka,
+    private readonly kafka: KafkaClient,
     private readonly changelogTopic: string,
     private readonly groupPrefix: string,
     private readonly logger: Logger,

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Batch, KafkaMessage } from 'kafkajs';
+import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
-import { DeletionRequested, TopicNames, validateDeletionRequested } from '@switchyard/contracts';
+import { decodeJson, DeletionRequested, TopicNames, validateDeletionRequested } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
-import { decodeJson } from '@switchyard/kafka';
 import { Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';
@@ -21,7 +20,7 @@ export class DeletionHandler implements BatchHandler {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async handle(batch: Batch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
+  async handle(batch: RecordBatch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
     const outputs = batch.messages.flatMap((message) =>
       withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) =>
         traceRecordCreation(this.fanOut(batch, message, span)),
@@ -30,7 +29,7 @@ export class DeletionHandler implements BatchHandler {
     return { outputs, changelog: [] };
   }
 
-  private fanOut(batch: Batch, message: KafkaMessage, span: Span): OutputRecord[] {
+  private fanOut(batch: RecordBatch, message: KafkaRecord, span: Span): OutputRecord[] {
     const decoded = decodeJson<DeletionRequested>(message.value);
     const problems = decoded.ok ? validateDeletionRequested(decoded.value) : [];
     if (!decoded.ok || problems.length > 0) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Batch, KafkaMessage } from 'kafkajs';
+import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
-import { TopicNames } from '@switchyard/contracts';
+import { decodeIngestedEvent, TopicNames } from '@switchyard/contracts';
 import { WorkspaceConfigStore } from '@switchyard/config';
 import { metric, Counter, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
@@ -9,7 +9,6 @@ import { deadLetter, markDeadLettered, RouterDeadFailure } from '../pipeline/dea
 import { OutputRecord } from '../pipeline/output-record';
 import { routeCall } from '../routing/delivery-records';
 import { LOGGER, TOPICS } from '../router.tokens';
-import { readIngestedEvent } from './ingested-event-reader';
 
 const routed = metric('switchyard_router_calls_total', () => {
   const counter = new Counter({
@@ -35,7 +34,7 @@ export class EventRoutingHandler implements BatchHandler {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async handle(batch: Batch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
+  async handle(batch: RecordBatch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
     // Each record is processed in its own span, continuing the trace its headers carry, and its
     // jobs carry that trace on to delivery.
     const outputs = batch.messages.flatMap((message) =>
@@ -46,8 +45,8 @@ export class EventRoutingHandler implements BatchHandler {
     return { outputs, changelog: [] };
   }
 
-  private route(batch: Batch, message: KafkaMessage, span: Span): OutputRecord[] {
-    const read = readIngestedEvent(message.value);
+  private route(batch: RecordBatch, message: KafkaRecord, span: Span): OutputRecord[] {
+    const read = decodeIngestedEvent(message.value);
     if (!read.ok) return [this.deadLetter(batch, message, span, 'unreadable', read.reason)];
     const { sourceId, call } = read.value;
     span.setAttributes({ 'switchyard.message_id': call.messageId, 'switchyard.source_id': sourceId });
@@ -71,8 +70,8 @@ export class EventRoutingHandler implements BatchHandler {
   }
 
   private deadLetter(
-    batch: Batch,
-    message: KafkaMessage,
+    batch: RecordBatch,
+    message: KafkaRecord,
     span: Span,
     failure: RouterDeadFailure,
     reason: string,

@@ -1,24 +1,24 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Kafka } from 'kafkajs';
 import type { Logger } from 'pino';
 import { TopicNames, TopicRow, topicsOf } from '@switchyard/contracts';
 import { topicPolicy, topicSpecs } from '@switchyard/config';
 import {
   BrokerProbe,
-  checkKafkaConnection,
   compressionType,
   ConsumerLagMonitor,
   ensureTopics,
   exportConsumerLag,
+  KafkaClient,
   KafkaConnection,
   retryTransient,
+  startKafka,
   TopicSpec,
 } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { ConsumeTransformProduce } from '../pipeline/consume-transform-produce';
 import { BatchHandler } from '../pipeline/batch-handler';
 import { RouterSettings, routerGroupId } from '../router-settings';
-import { KAFKA_CONNECTION, LOGGER, TOPICS } from '../router.tokens';
+import { KAFKA_CLIENT, KAFKA_CONNECTION, LOGGER, TOPICS } from '../router.tokens';
 import { AudienceSyncHandler } from '../audiences/audience-sync.handler';
 import { DeletionHandler } from '../deletions/deletion.handler';
 import { EventRoutingHandler } from '../events/event-routing.handler';
@@ -37,7 +37,7 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
   private readonly probe: BrokerProbe;
 
   constructor(
-    private readonly kafka: Kafka,
+    @Inject(KAFKA_CLIENT) private readonly kafka: KafkaClient,
     @Inject(KAFKA_CONNECTION) private readonly connection: KafkaConnection,
     private readonly settings: RouterSettings,
     @Inject(TOPICS) private readonly topics: TopicNames,
@@ -61,14 +61,21 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    await checkKafkaConnection(this.kafka, this.connection);
     const [sized, changelog] = partition(
       topicsOf('router', this.topics),
       (row) => row.partitions !== 'audiences',
     );
-    await this.ensureTopics(topicSpecs(sized, this.settings));
-    await this.ensureChangelog(changelog);
-    await Promise.all(this.pipelines.map((p) => retryTransient(() => p.start())));
+    await startKafka({
+      kafka: this.kafka,
+      connection: this.connection,
+      topics: topicSpecs(sized, this.settings),
+      policy: topicPolicy(this.settings),
+      // The changelog's partition count is read back from the audiences topic, so it comes second.
+      connect: async () => {
+        await this.ensureChangelog(changelog);
+        await Promise.all(this.pipelines.map((p) => retryTransient(() => p.start())));
+      },
+    });
     this.stopExportingLag = exportConsumerLag(this.lag);
     await this.probe.start();
     this.logger.info(

@@ -1,12 +1,15 @@
-import type { CompressionTypes, Producer, ProducerBatch, TopicMessages } from 'kafkajs';
 import {
   BatchingProducer,
   CommitPosition,
+  CompressionCodec,
   compressionFor,
+  KafkaProducer,
   MarkedPositions,
   MAX_PRODUCE_REQUEST_BYTES,
+  ProduceRequest,
   recordBytes,
   topicMessages,
+  TopicMessages,
 } from '@switchyard/kafka';
 import { traceSend } from '@switchyard/telemetry';
 import { HandledBatch } from './batch-handler';
@@ -24,9 +27,9 @@ export interface BatchCommitter {
  */
 export class TransactionalCommitter implements BatchCommitter {
   constructor(
-    private readonly producer: Producer,
+    private readonly producer: KafkaProducer,
     private readonly groupId: string,
-    private readonly compression: CompressionTypes,
+    private readonly compression: CompressionCodec,
   ) {}
 
   async commit(handled: HandledBatch, position: CommitPosition): Promise<void> {
@@ -103,8 +106,8 @@ export function slices(records: OutputRecord[], maxBytes = MAX_PRODUCE_REQUEST_B
 
 function produceRequest(
   slice: Slice,
-  compression: CompressionTypes,
-): ProducerBatch & { topicMessages: TopicMessages[] } {
+  compression: CompressionCodec,
+): ProduceRequest & { topicMessages: TopicMessages[] } {
   return {
     topicMessages: topicMessages([slice.records]),
     acks: -1,

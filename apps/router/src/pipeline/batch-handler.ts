@@ -1,4 +1,4 @@
-import type { Batch, KafkaMessage } from 'kafkajs';
+import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { ConsumedRecord } from '@switchyard/telemetry';
 import { OutputRecord } from './output-record';
 
@@ -26,7 +26,7 @@ export interface BatchContext {
 
 /** The use case behind one pipeline: turns a batch of input records into output records. */
 export interface BatchHandler {
-  handle(batch: Batch, context: BatchContext): Promise<HandledBatch>;
+  handle(batch: RecordBatch, context: BatchContext): Promise<HandledBatch>;
   /** The partitions this instance now owns, after every rebalance. */
   onAssigned?(partitions: Record<string, number[]>): void;
   /** Writing a batch's results failed; state the handler built from it must be dropped. */
@@ -34,6 +34,6 @@ export interface BatchHandler {
 }
 
 /** Where a batch's record was read from, for its process span. */
-export function consumedRecord(batch: Batch, message: KafkaMessage): ConsumedRecord {
+export function consumedRecord(batch: RecordBatch, message: KafkaRecord): ConsumedRecord {
   return { topic: batch.topic, partition: batch.partition, offset: message.offset, headers: message.headers };
 }

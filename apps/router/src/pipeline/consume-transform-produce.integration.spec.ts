@@ -1,6 +1,5 @@
-import { CompressionTypes } from 'kafkajs';
 import pino from 'pino';
-import { ensureTopics } from '@switchyard/kafka';
+import { CompressionCodec, ensureTopics } from '@switchyard/kafka';
 import { eventually, freshNamespace, testKafka, TopicReader } from '../../../../test/support/kafka-test-kit';
 import { BatchHandler, HandledBatch } from './batch-handler';
 import { ConsumeTransformProduce } from './consume-transform-produce';
@@ -54,7 +53,7 @@ describe.each([false, true])(
           groupId: `${ns}.group`,
           topics: [input],
           transactional,
-          compression: CompressionTypes.None,
+          compression: CompressionCodec.None,
           sessionTimeoutMs: 10_000,
           commitIntervalMs: 100,
         },

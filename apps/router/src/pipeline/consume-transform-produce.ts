@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { CompressionTypes, Partitioners } from 'kafkajs';
-import type { Consumer, EachBatchPayload, Kafka, Producer, ProducerConfig } from 'kafkajs';
 import type { Logger } from 'pino';
-import { BatchingProducer, ConsumerRestarter, MAX_PRODUCE_REQUEST_BYTES } from '@switchyard/kafka';
+import {
+  BatchingProducer,
+  BatchPayload,
+  CompressionCodec,
+  ConsumerRestarter,
+  KafkaClient,
+  KafkaConsumer,
+  KafkaProducer,
+  MarkedPositions,
+  MAX_PRODUCE_REQUEST_BYTES,
+  OffsetCommitter,
+  ProducerOptions,
+} from '@switchyard/kafka';
 import { AcknowledgedCommitter, BatchCommitter, TransactionalCommitter } from './batch-committer';
 import { BatchHandler } from './batch-handler';
-import { MarkedPositions, OffsetCommitter } from '@switchyard/kafka';
 
 export interface PipelineOptions {
   /** Short name for logs and metrics: events, audiences, deletions. */
@@ -14,7 +23,7 @@ export interface PipelineOptions {
   topics: string[];
   transactional: boolean;
   /** Compression of the output record batches. */
-  compression: CompressionTypes;
+  compression: CompressionCodec;
   /** How long the group waits for a silent member before moving its partitions. */
   sessionTimeoutMs: number;
   /** At-least-once mode: how often the input offsets of acknowledged batches are committed. */
@@ -25,7 +34,7 @@ export interface PipelineOptions {
  * One consumer group reading some topics, one handler turning each batch into records, and one
  * producer writing them before the input offsets are committed.
  *
- * kafkajs directly rather than @nestjs/microservices' Kafka transport: the transport hands
+ * The Kafka client (libs/kafka) directly rather than @nestjs/microservices' Kafka transport: the transport hands
  * handlers one message at a time, commits offsets itself and has no transactional
  * produce-with-offsets, while routing needs whole batches, offsets committed only after the
  * outputs are acknowledged (or inside the same transaction), and the assignment of partitions
@@ -35,8 +44,8 @@ export interface PipelineOptions {
 const CONCURRENT_PARTITIONS = 4;
 
 export class ConsumeTransformProduce {
-  private readonly consumer: Consumer;
-  private readonly producer: Producer;
+  private readonly consumer: KafkaConsumer;
+  private readonly producer: KafkaProducer;
   private readonly committer: BatchCommitter;
   /** At-least-once mode only; transactions commit offsets with their outputs. */
   private readonly offsets: { marked: MarkedPositions; committer: OffsetCommitter } | undefined;
@@ -46,7 +55,7 @@ export class ConsumeTransformProduce {
   private stopping = false;
 
   constructor(
-    kafka: Kafka,
+    kafka: KafkaClient,
     readonly options: PipelineOptions,
     private readonly handler: BatchHandler,
     private readonly logger: Logger,
@@ -67,14 +76,10 @@ export class ConsumeTransformProduce {
       readUncommitted: false,
       allowAutoTopicCreation: false,
     });
-    // The default (Java-compatible) partitioner, which also honours a record's explicit partition
-    // (changelog records are pinned beside their input). One request in flight keeps each
-    // partition's records in order across retries.
-    const common: ProducerConfig = {
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    };
+    // The client's partitioner honours a record's explicit partition (changelog records are
+    // pinned beside their input). One request in flight keeps each partition's records in order
+    // across retries.
+    const common: ProducerOptions = { maxInFlightRequests: 1 };
     this.producer = kafka.producer(
       options.transactional
         ? // Unique per process: kafkajs cannot fence by consumer-group generation (KIP-447), so a
@@ -174,7 +179,7 @@ export class ConsumeTransformProduce {
     heartbeat,
     isRunning,
     isStale,
-  }: EachBatchPayload): Promise<void> {
+  }: BatchPayload): Promise<void> {
     if (this.stopping || batch.isEmpty() || !isRunning() || isStale()) return;
     const handled = await this.handler.handle(batch, { heartbeat, consumerGroup: this.options.groupId });
     const position = {

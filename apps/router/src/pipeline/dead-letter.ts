@@ -1,4 +1,4 @@
-import type { KafkaMessage } from 'kafkajs';
+import { KafkaRecord } from '@switchyard/kafka';
 import { encodeEventDeadLetter } from '@switchyard/contracts';
 import { markSpanFailed, Span } from '@switchyard/telemetry';
 import { OutputRecord } from './output-record';
@@ -7,7 +7,7 @@ import { OutputRecord } from './output-record';
 export interface DeadRecordOrigin {
   topic: string;
   partition: number;
-  message: KafkaMessage;
+  message: KafkaRecord;
 }
 
 /** A record the router could not read, as a record of the events dead-letter topic (format: EventDeadLetter). */

@@ -32,17 +32,3 @@ export interface Call {
   sentAt?: string;
   receivedAt: string;
 }
-
-/** Value of a record on the events topic. */
-export interface IngestedEvent {
-  sourceId: string;
-  call: Call;
-}
-
-/**
- * Events-topic key: keeps one user's calls on one partition, so in order through the router. An
- * empty userId counts as none: analytics-kotlin sends `"userId": ""` for anonymous users.
- */
-export function eventKey(sourceId: string, call: Pick<Call, 'userId' | 'anonymousId'>): string {
-  return `${sourceId}:${call.userId || call.anonymousId || ''}`;
-}

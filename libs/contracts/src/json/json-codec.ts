@@ -1,6 +1,6 @@
 import { parseJson, scanJson } from './json-text';
 
-/** Kafka values are JSON. Decoding failures are returned, not thrown, so a consumer can dead-letter them. */
+/** Record values are JSON. Decoding failures are returned, not thrown, so a consumer can dead-letter them. */
 export function encodeJson(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));
 }

@@ -1,4 +1,5 @@
-import { readIngestedEvent } from './ingested-event-reader';
+import { Call } from '../calls/call';
+import { decodeIngestedEvent, encodeIngestedEvent, eventKey } from './ingested-event';
 
 const valid = {
   sourceId: 'web',
@@ -15,9 +16,9 @@ const valid = {
 };
 const bytes = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
 
-describe('readIngestedEvent', () => {
+describe('decodeIngestedEvent', () => {
   it('accepts a valid event', () => {
-    expect(readIngestedEvent(bytes(valid))).toEqual({ ok: true, value: valid });
+    expect(decodeIngestedEvent(bytes(valid))).toEqual({ ok: true, value: valid });
   });
 
   it.each([
@@ -47,8 +48,26 @@ describe('readIngestedEvent', () => {
       'call.timestamp: required',
     ],
   ])('refuses %s with a reason', (_what, value, reason) => {
-    const result = readIngestedEvent(value);
+    const result = decodeIngestedEvent(value);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.reason).toContain(reason);
+  });
+});
+
+describe('eventKey', () => {
+  it('keys a call by source and user', () => {
+    expect(eventKey('web', { userId: 'u1', anonymousId: 'a1' })).toBe('web:u1');
+  });
+  it('keys an anonymous call by its anonymousId, also when userId is empty (analytics-kotlin sends "")', () => {
+    expect(eventKey('app', { anonymousId: 'a1' })).toBe('app:a1');
+    expect(eventKey('app', { userId: '', anonymousId: 'a1' })).toBe('app:a1');
+  });
+});
+
+describe('encodeIngestedEvent', () => {
+  it('writes what decodeIngestedEvent reads back, keyed by source and user', () => {
+    const record = encodeIngestedEvent(valid.sourceId, valid.call as Call);
+    expect(record.key).toBe('web:u-1');
+    expect(decodeIngestedEvent(Buffer.from(record.value))).toEqual({ ok: true, value: valid });
   });
 });
