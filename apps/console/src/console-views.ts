@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { DeadLetter } from '@switchyard/contracts';
 import { AttemptFilter, IndexedAttempt, MessageTimeline } from './index/attempt-index';
 import { SampledCall } from './index/call-sample';
@@ -35,7 +35,7 @@ const MESSAGES_PER_USER = 50;
 export class ConsoleViews {
   constructor(
     @Inject(INDEXES) private readonly indexes: ConsoleIndexes,
-    private readonly workspace: WorkspaceConfigStore,
+    private readonly workspace: Workspace,
   ) {}
 
   /** Configured destinations, then any others that have attempts. */

@@ -9,7 +9,7 @@ const FORM_BODY_LIMIT = 64 * 1024;
 
 /** Starts the console; used by main.ts and by tests (port 0, a fresh topic namespace). */
 export function startConsole(settings: ConsoleSettings, logger: Logger): Promise<NestFastifyApplication> {
-  return startWithWorkspace(settings.workspaceConfigPath, logger, (workspace) =>
+  return startWithWorkspace(settings, logger, (workspace) =>
     startHttpService({
       module: ConsoleModule.forRoot(settings, logger, workspace),
       logger,

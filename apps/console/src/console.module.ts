@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { ApiTokens, serviceProviders } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
 import { ConsoleApiController } from './api/console-api.controller';
@@ -19,7 +19,7 @@ import { ConsolePagesController } from './web/console-pages.controller';
 
 @Module({})
 export class ConsoleModule {
-  static forRoot(settings: ConsoleSettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
+  static forRoot(settings: ConsoleSettings, logger: Logger, workspace: Workspace): DynamicModule {
     return {
       module: ConsoleModule,
       imports: [ObservabilityModule],

@@ -6,7 +6,7 @@ import { DeliveryModule } from './delivery.module';
 
 /** Starts the delivery service; used by main.ts and by tests (port 0, a fresh topic namespace). */
 export function startDelivery(settings: DeliverySettings, logger: Logger): Promise<NestFastifyApplication> {
-  return startWithWorkspace(settings.workspaceConfigPath, logger, (workspace) =>
+  return startWithWorkspace(settings, logger, (workspace) =>
     startHttpService({
       module: DeliveryModule.forRoot(settings, logger, workspace),
       logger,

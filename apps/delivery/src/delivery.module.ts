@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { KafkaClient } from '@switchyard/kafka';
 import { AdminToken, AdminTokenGuard, SERVICE_EXPORTS, serviceProviders } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
@@ -27,7 +27,7 @@ import { DeliveryWorker } from './pipeline/delivery-worker';
 @Global()
 @Module({})
 class DeliveryCoreModule {
-  static forRoot(settings: DeliverySettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
+  static forRoot(settings: DeliverySettings, logger: Logger, workspace: Workspace): DynamicModule {
     return {
       module: DeliveryCoreModule,
       providers: [
@@ -54,7 +54,7 @@ function webhookClient(settings: DeliverySettings): WebhookHttpClient {
 function deliveryWorker(
   settings: DeliverySettings,
   topics: TopicNames,
-  workspace: WorkspaceConfigStore,
+  workspace: Workspace,
   client: WebhookHttpClient,
   breakers: CircuitBreakers,
   limiter: DestinationLimiter,
@@ -100,7 +100,7 @@ export class DeliveryModule implements OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  static forRoot(settings: DeliverySettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
+  static forRoot(settings: DeliverySettings, logger: Logger, workspace: Workspace): DynamicModule {
     return {
       module: DeliveryModule,
       imports: [ObservabilityModule, DeliveryCoreModule.forRoot(settings, logger, workspace)],
@@ -124,7 +124,7 @@ export class DeliveryModule implements OnApplicationShutdown {
           inject: [
             DeliverySettings,
             TOPICS,
-            WorkspaceConfigStore,
+            Workspace,
             WEBHOOK_CLIENT,
             CircuitBreakers,
             DestinationLimiter,

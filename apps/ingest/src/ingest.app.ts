@@ -26,7 +26,7 @@ export function startIngest(settings: IngestSettings, logger: Logger): Promise<N
     // would let a slow-header connection live up to 30 s past its limit.
     http: { headersTimeout: settings.headersTimeoutMs, connectionsCheckingInterval: HTTP_TIMEOUT_CHECK_MS },
   };
-  return startWithWorkspace(settings.workspaceConfigPath, logger, (workspace) =>
+  return startWithWorkspace(settings, logger, (workspace) =>
     startHttpService({
       module: IngestModule.forRoot(settings, logger, workspace),
       logger,

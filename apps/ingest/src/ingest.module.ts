@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { BatchingProducer } from '@switchyard/kafka';
 import { SERVICE_EXPORTS, serviceProviders } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
@@ -14,7 +14,7 @@ import { TrackingModule } from './tracking/tracking.module';
 @Global()
 @Module({})
 class IngestCoreModule {
-  static forRoot(settings: IngestSettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
+  static forRoot(settings: IngestSettings, logger: Logger, workspace: Workspace): DynamicModule {
     return {
       module: IngestCoreModule,
       providers: [
@@ -34,7 +34,7 @@ class IngestCoreModule {
 
 @Module({})
 export class IngestModule {
-  static forRoot(settings: IngestSettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
+  static forRoot(settings: IngestSettings, logger: Logger, workspace: Workspace): DynamicModule {
     return {
       module: IngestModule,
       imports: [

@@ -9,7 +9,7 @@ import { RouterModule } from './router.module';
  * once every pipeline has joined its consumer group.
  */
 export function startRouter(settings: RouterSettings, logger: Logger): Promise<NestFastifyApplication> {
-  return startWithWorkspace(settings.workspaceConfigPath, logger, (workspace) =>
+  return startWithWorkspace(settings, logger, (workspace) =>
     startHttpService({
       module: RouterModule.forRoot(settings, logger, workspace),
       logger,

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { KafkaClient } from '@switchyard/kafka';
 import { serviceProviders } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
@@ -16,7 +16,7 @@ import { KAFKA_CLIENT, TOPICS } from './router.tokens';
 /** The router: no HTTP API of its own beyond health and metrics; its work is the Kafka pipelines. */
 @Module({})
 export class RouterModule {
-  static forRoot(settings: RouterSettings, logger: Logger, workspace: WorkspaceConfigStore): DynamicModule {
+  static forRoot(settings: RouterSettings, logger: Logger, workspace: Workspace): DynamicModule {
     return {
       module: RouterModule,
       imports: [ObservabilityModule],

@@ -19,9 +19,21 @@ export const COMMON_SERVICE_SETTINGS = settingsTable({
       default: 'info',
       description: 'pino log level.',
     }),
-    workspaceConfigPath: requiredText({
+    workspaceConfigPath: text({
       env: 'WORKSPACE_CONFIG',
-      description: 'The workspace file: seeds an empty workspace topic.',
+      default: undefined,
+      description:
+        'A mounted workspace file to route by instead of the workspace topic (edits apply live; the management API then refuses changes). Unset: the workspace topic, set up through the management API.',
+    }),
+    workspaceEncryptionKeys: text({
+      env: 'WORKSPACE_ENCRYPTION_KEYS',
+      default: undefined,
+      accepts:
+        /^\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=\s*(,\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=\s*)*$/,
+      rule: 'must be id:key[,id:key…], each key 32 random bytes in base64 (openssl rand -base64 32)',
+      secret: true,
+      description:
+        "Keys of the workspace topic's secrets (AES-256-GCM): the first seals, every one opens, so a key is rotated by putting a new one first. Every service needs them. Never logged.",
     }),
     buildCommit: text({
       env: 'SWITCHYARD_COMMIT',

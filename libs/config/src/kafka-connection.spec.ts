@@ -112,6 +112,7 @@ describe('topic settings', () => {
     kafkaRetentionMs: 7 * 86_400_000,
     kafkaDeadLetterRetentionMs: 30 * 86_400_000,
     kafkaAttemptsRetentionMs: 2 * 86_400_000,
+    kafkaAuditRetentionMs: 400 * 86_400_000,
     topicPartitions: 6,
   };
 

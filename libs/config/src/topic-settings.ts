@@ -71,6 +71,14 @@ export const TOPIC_SETTINGS = settingsTable({
       description:
         "`retention.ms` of the delivery-attempts topic (the console's history of webhook requests).",
     }),
+    kafkaAuditRetentionMs: integer({
+      env: 'KAFKA_AUDIT_RETENTION_MS',
+      default: 400 * DAY,
+      min: DAY,
+      max: 3650 * DAY,
+      description:
+        '`retention.ms` of the workspace audit topic: how far back the record of setup changes goes.',
+    }),
   },
   checks: (s) =>
     s.kafkaReplicationFactor !== undefined &&
@@ -83,7 +91,7 @@ export const TOPIC_SETTINGS = settingsTable({
 });
 
 /** What topic specs are made of: everything in the table but the names' namespace. */
-type TopicSettings = Omit<SettingsOf<typeof TOPIC_SETTINGS.rows>, 'topicNamespace'>;
+export type TopicSettings = Omit<SettingsOf<typeof TOPIC_SETTINGS.rows>, 'topicNamespace'>;
 
 /** Whether a service creates its topics, and with which replication. */
 export function topicPolicy(s: TopicSettings): TopicPolicy {
@@ -101,8 +109,9 @@ export function topicPolicy(s: TopicSettings): TopicPolicy {
  * - deadLetter: long, for inspection and replay;
  * - retryTier: a job waits there until its next attempt, as late as the retry window allows, so
  *   the window plus the stream retention (the same margin for a delivery outage);
- * - changelog: the router's membership store, compacted, the latest record per member for good;
- * - attempts: the console's history of webhook requests.
+ * - changelog: compacted, the latest record per key for good (the router's membership store, the workspace);
+ * - attempts: the console's history of webhook requests;
+ * - audit: the record of workspace changes, kept long.
  */
 export function topicConfigs(
   s: TopicSettings,
@@ -115,6 +124,7 @@ export function topicConfigs(
     retryTier: retention(retryWindowMs + s.kafkaRetentionMs),
     changelog: { 'cleanup.policy': 'compact' },
     attempts: retention(s.kafkaAttemptsRetentionMs),
+    audit: retention(s.kafkaAuditRetentionMs),
   };
 }
 

@@ -22,6 +22,10 @@ export interface TopicNames {
   readonly deliveriesDead: string;
   /** One record per webhook request delivery made (successes included), for the console. Key: the job id. */
   readonly deliveryAttempts: string;
+  /** Compacted: every source and destination, one record each. Key `<kind>:<id>`; a tombstone deletes. */
+  readonly workspace: string;
+  /** Every change to the workspace: who, when, before and after (secrets masked). Key `<kind>:<id>`. */
+  readonly workspaceAudit: string;
   /** Retry tier `tier` (1-based) of the delivery schedule. */
   retry(tier: number): string;
 }
@@ -39,6 +43,8 @@ export function topicNames(namespace: string = DEFAULT_TOPIC_NAMESPACE): TopicNa
     deliveries: `${ns}.deliveries.v1`,
     deliveriesDead: `${ns}.deliveries.dead.v1`,
     deliveryAttempts: `${ns}.deliveries.attempts.v1`,
+    workspace: `${ns}.workspace.v1`,
+    workspaceAudit: `${ns}.workspace.audit.v1`,
     retry: (tier: number) => `${ns}.deliveries.retry.${tier}.v1`,
   };
 }
@@ -47,7 +53,7 @@ export function topicNames(namespace: string = DEFAULT_TOPIC_NAMESPACE): TopicNa
 export type Service = 'ingest' | 'router' | 'delivery' | 'console';
 
 /** Which retention a topic keeps; the durations are settings (libs/config, topicConfigs). */
-export type RetentionFamily = 'stream' | 'deadLetter' | 'retryTier' | 'changelog' | 'attempts';
+export type RetentionFamily = 'stream' | 'deadLetter' | 'retryTier' | 'changelog' | 'attempts' | 'audit';
 
 /**
  * How many partitions a topic has: `configured` is TOPIC_PARTITIONS (the ceiling on consumer
@@ -87,6 +93,8 @@ export function topicTable(names: TopicNames, retryTiers: number): TopicRow[] {
     ),
     row(names.deliveriesDead, 'configured', 'deadLetter', 'delivery', ['console']),
     row(names.deliveryAttempts, 'configured', 'attempts', 'delivery', ['console']),
+    row(names.workspace, 'single', 'changelog', 'console', ['ingest', 'router', 'delivery']),
+    row(names.workspaceAudit, 'single', 'audit', 'console'),
   ];
 }
 

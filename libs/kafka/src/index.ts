@@ -10,3 +10,4 @@ export * from './connection-check';
 export * from './broker-probe';
 export * from './consumer-restarter';
 export * from './kafka-startup';
+export * from './topic-replica';

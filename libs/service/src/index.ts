@@ -9,3 +9,4 @@ export * from './service.tokens';
 export * from './service-providers';
 export * from './run-service';
 export * from './workspace-lifetime';
+export * from './workspace-follower';

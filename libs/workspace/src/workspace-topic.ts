@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { countSkippedWorkspaceRecord, Workspace } from '@switchyard/config';
+import { KafkaClient, TopicReplica } from '@switchyard/kafka';
 import { WorkspaceState } from './workspace-state';
 
 /** A record of the workspace topic, as the reader hands it over. */
@@ -16,6 +17,8 @@ export interface WorkspaceTopicRecord {
  * applied up to, the same on every instance at the same position.
  */
 export class WorkspaceTopic extends Workspace {
+  private replica: TopicReplica | undefined;
+
   constructor(
     private readonly state: WorkspaceState,
     private readonly logger: Logger,
@@ -26,6 +29,31 @@ export class WorkspaceTopic extends Workspace {
   /** The resource records as the topic holds them, for the management API. */
   get resources(): WorkspaceState {
     return this.state;
+  }
+
+  /**
+   * Reads the topic from its beginning and follows it; resolves once it has applied every record
+   * the topic held. Should the topic become unreachable later, the last workspace applied stays.
+   */
+  async follow(kafka: KafkaClient, topic: string): Promise<void> {
+    this.replica = new TopicReplica(kafka, topic, (records) => this.apply(records), this.logger);
+    await this.replica.start();
+  }
+
+  /** Applied everything the topic held when it was first read. */
+  get ready(): boolean {
+    return this.replica?.caughtUp ?? false;
+  }
+
+  /** Resolves once every record written before the call has been applied. */
+  catchUp(): Promise<void> {
+    if (!this.replica) throw new Error('the workspace topic is not followed yet');
+    return this.replica.catchUp();
+  }
+
+  async stop(): Promise<void> {
+    await this.replica?.stop();
+    this.close();
   }
 
   apply(records: readonly WorkspaceTopicRecord[]): void {

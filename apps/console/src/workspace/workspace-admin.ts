@@ -20,6 +20,9 @@ import { conflict, invalid, notFound, staleRevision, unavailable } from './works
 
 type Plain = Record<string, unknown>;
 
+/** The resources the API reads, with their revisions: the workspace topic's, or a mounted file's. */
+export type WorkspaceResources = Pick<WorkspaceState, 'source' | 'destination' | 'config'>;
+
 /** One change to the workspace topic and its audit record, written together or not at all. */
 export interface WorkspaceChange {
   key: string;
@@ -56,7 +59,7 @@ export class WorkspaceAdmin {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly state: WorkspaceState,
+    private readonly state: WorkspaceResources,
     private readonly log: WorkspaceLog,
     private readonly cipher: SecretCipher | undefined,
     private readonly now: () => Date = () => new Date(),

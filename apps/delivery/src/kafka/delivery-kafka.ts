@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { TopicNames } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import {
   BrokerProbe,
   ConsumerLagMonitor,
@@ -41,7 +41,7 @@ export class DeliveryKafka implements OnModuleInit, BeforeApplicationShutdown {
     private readonly settings: DeliverySettings,
     @Inject(TOPICS) topics: TopicNames,
     @Inject(LOGGER) private readonly logger: Logger,
-    private readonly workspace: WorkspaceConfigStore,
+    private readonly workspace: Workspace,
     private readonly metrics: DeliveryMetrics,
     private readonly breakers: CircuitBreakers,
     private readonly limiter: DestinationLimiter,

@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, HttpException, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { IngestSettings } from '../ingest-settings';
 import { AnalyticsJsBundle, StaticFile } from './analytics-js-bundle';
 import { cdnSettings } from './cdn-settings';
@@ -23,7 +23,7 @@ function refuse(status: number, error: string, message: string): never {
 export class AnalyticsJsController {
   constructor(
     private readonly bundle: AnalyticsJsBundle,
-    private readonly workspace: WorkspaceConfigStore,
+    private readonly workspace: Workspace,
     private readonly settings: IngestSettings,
   ) {}
 

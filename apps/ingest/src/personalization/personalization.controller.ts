@@ -7,7 +7,7 @@ import {
   validateAudienceSyncBody,
   validateDeletionRequestBody,
 } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { LOGGER } from '../ingest.tokens';
 import { AdminTokenGuard } from '@switchyard/service';
 import { mayHoldPrototypeKeys } from '../json-body/json-body';
@@ -34,7 +34,7 @@ function prototypeKeyProblems(body: unknown): FieldError[] {
 export class PersonalizationController {
   constructor(
     private readonly personalization: PersonalizationService,
-    private readonly workspace: WorkspaceConfigStore,
+    private readonly workspace: Workspace,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 

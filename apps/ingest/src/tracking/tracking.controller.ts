@@ -1,6 +1,6 @@
 import { Body, Controller, Headers, HttpCode, HttpException, Inject, Ip, Param, Post } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { ProduceTimeoutError } from '@switchyard/kafka';
 import { isOriginAllowed } from '../browser/origin-policy';
 import { IngestSettings } from '../ingest-settings';
@@ -20,7 +20,7 @@ function refuse(status: number, error: string, message: string, extra: object = 
 export class TrackingController {
   constructor(
     private readonly tracking: TrackingService,
-    private readonly workspace: WorkspaceConfigStore,
+    private readonly workspace: Workspace,
     private readonly settings: IngestSettings,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}

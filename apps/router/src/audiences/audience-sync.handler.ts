@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
 import { AudienceSynced, decodeJson, TopicNames, validateAudienceSynced } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';
@@ -28,7 +28,7 @@ export class AudienceSyncHandler implements BatchHandler {
   private readonly store = new MembershipStore();
 
   constructor(
-    private readonly workspace: WorkspaceConfigStore,
+    private readonly workspace: Workspace,
     private readonly restorer: MembershipRestorer,
     @Inject(TOPICS) private readonly topics: TopicNames,
     @Inject(LOGGER) private readonly logger: Logger,

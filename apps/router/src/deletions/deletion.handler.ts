@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
 import { decodeJson, DeletionRequested, TopicNames, validateDeletionRequested } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';
@@ -15,7 +15,7 @@ import { deleteNotifications } from './deletion-fan-out';
 @Injectable()
 export class DeletionHandler implements BatchHandler {
   constructor(
-    private readonly workspace: WorkspaceConfigStore,
+    private readonly workspace: Workspace,
     @Inject(TOPICS) private readonly topics: TopicNames,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}

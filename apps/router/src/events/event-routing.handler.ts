@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
 import { decodeIngestedEvent, TopicNames } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { metric, Counter, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered, RouterDeadFailure } from '../pipeline/dead-letter';
@@ -29,7 +29,7 @@ const jobsProduced = metric(
 @Injectable()
 export class EventRoutingHandler implements BatchHandler {
   constructor(
-    private readonly workspace: WorkspaceConfigStore,
+    private readonly workspace: Workspace,
     @Inject(TOPICS) private readonly topics: TopicNames,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}

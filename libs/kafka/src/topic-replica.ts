@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { ConsumerRestarter } from './consumer-restarter';
+import { KafkaClient, KafkaConsumer, KafkaRecord } from './kafka-port';
+import { retryTransient } from './topic-admin';
+
+/** Hands over the records of one fetched batch, in offset order. */
+export type ReplicaBatchHandler = (records: readonly KafkaRecord[], partition: number) => void;
+
+/**
+ * A whole topic read into this process from its beginning, and followed as it grows: each
+ * instance reads through a consumer group of its own (deleted on stop), so several instances
+ * never split the topic between them. It has caught up once it has read every record the topic
+ * held when it started; `catchUp` waits for the records written before the call, so a writer
+ * that reads its own topic sees its write.
+ */
+export class TopicReplica {
+  private readonly groupId: string;
+  private consumer: KafkaConsumer | undefined;
+  private restarter: ConsumerRestarter | undefined;
+  /** The next offset to read, per partition. */
+  private readonly positions = new Map<number, bigint>();
+  private readonly waiters: { ends: Map<number, bigint>; resolve: () => void }[] = [];
+  private startEnds: Map<number, bigint> | undefined;
+
+  constructor(
+    private readonly kafka: KafkaClient,
+    private readonly topic: string,
+    private readonly onBatch: ReplicaBatchHandler,
+    private readonly logger: Logger,
+    /** How long a fetch waits on an empty partition: the delay before a new record is seen. */
+    private readonly maxWaitTimeInMs = 100,
+  ) {
+    this.groupId = `${topic}.replica.${randomUUID()}`;
+  }
+
+  /** Read up to where the topic ended at start. */
+  get caughtUp(): boolean {
+    return this.startEnds !== undefined && this.reached(this.startEnds);
+  }
+
+  /** Starts reading; resolves once the records the topic held at start have been handed over. */
+  async start(): Promise<void> {
+    this.startEnds = await this.ends();
+    const consumer = this.kafka.consumer({ groupId: this.groupId, maxWaitTimeInMs: this.maxWaitTimeInMs });
+    this.consumer = consumer;
+    this.restarter = new ConsumerRestarter(
+      consumer,
+      {
+        autoCommit: false,
+        eachBatch: async ({ batch }) => this.onBatch(batch.messages, batch.partition),
+      },
+      this.groupId,
+      this.logger,
+    );
+    // Also after a batch of transaction markers alone, which reaches no handler but moves the position.
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      this.positions.set(payload.partition, BigInt(payload.lastOffset) + 1n);
+      this.wake();
+    });
+    await retryTransient(async () => {
+      await consumer.connect();
+      await consumer.subscribe({ topics: [this.topic], fromBeginning: true });
+      await this.restarter!.run();
+    });
+    await this.until(this.startEnds);
+  }
+
+  /** Resolves once every record written to the topic before the call has been handed over. */
+  async catchUp(): Promise<void> {
+    await this.until(await this.ends());
+  }
+
+  async stop(): Promise<void> {
+    await this.restarter?.stop();
+    await this.consumer?.disconnect();
+    const admin = this.kafka.admin();
+    await admin.connect();
+    // No later start uses this group: each start has a group of its own.
+    await admin.deleteGroups([this.groupId]).catch(() => undefined);
+    await admin.disconnect();
+  }
+
+  private async ends(): Promise<Map<number, bigint>> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const offsets = await retryTransient(() => admin.fetchTopicOffsets(this.topic));
+      // A partition that holds nothing (never written, or emptied by retention) has nothing to wait for.
+      const held = offsets.filter((p) => BigInt(p.high) > BigInt(p.low));
+      return new Map(held.map((p) => [p.partition, BigInt(p.high)]));
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  /** Every partition read up to `ends` (transaction markers included: they take offsets too). */
+  private reached(ends: Map<number, bigint>): boolean {
+    for (const [partition, end] of ends) if ((this.positions.get(partition) ?? 0n) < end) return false;
+    return true;
+  }
+
+  private until(ends: Map<number, bigint>): Promise<void> {
+    if (this.reached(ends)) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ ends, resolve }));
+  }
+
+  private wake(): void {
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      if (this.reached(this.waiters[i].ends)) this.waiters.splice(i, 1)[0].resolve();
+    }
+  }
+}
