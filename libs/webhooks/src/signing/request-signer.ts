@@ -1,6 +1,6 @@
 import { HmacKey } from './hmac';
 import { STANDARD_WEBHOOKS_HEADERS, standardSecretKey, standardSignature } from './standard-webhooks';
-import { NEXT_SIGNATURE_HEADER, SIGNATURE_HEADER, signBody } from './webhook-signature';
+import { NEXT_SIGNATURE_HEADER, SIGNATURE_HEADER } from './webhook-signature';
 
 export const SIGNATURE_SCHEMES = ['segment', 'standard-webhooks', 'both'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
@@ -25,7 +25,7 @@ const SEGMENT_NEXT = NEXT_SIGNATURE_HEADER.toLowerCase();
 
 /** A secret as each scheme keys it: X-Signature with its text, Standard Webhooks with its decoded bytes. */
 interface SigningSecret {
-  text: string;
+  segmentKey: HmacKey;
   standardKey?: HmacKey;
 }
 
@@ -50,8 +50,8 @@ class DestinationSigner implements RequestSigner {
     if (this.segment) {
       // During a rotation X-Signature keeps the secret receivers already hold, so none breaks
       // before the grace period ends; the new secret's signature rides beside it.
-      headers[SEGMENT] = signBody((previous ?? this.current).text, body);
-      if (previous) headers[SEGMENT_NEXT] = signBody(this.current.text, body);
+      headers[SEGMENT] = (previous ?? this.current).segmentKey.digest([body], 'hex');
+      if (previous) headers[SEGMENT_NEXT] = this.current.segmentKey.digest([body], 'hex');
     }
     if (this.standard && this.current.standardKey) {
       const timestamp = Math.floor(nowMs / 1000);
@@ -67,7 +67,10 @@ class DestinationSigner implements RequestSigner {
 
 function signingSecret(text: string): SigningSecret {
   const key = standardSecretKey(text);
-  return { text, standardKey: key && new HmacKey('sha256', key) };
+  return {
+    segmentKey: new HmacKey('sha1', Buffer.from(text, 'utf8')),
+    standardKey: key && new HmacKey('sha256', key),
+  };
 }
 
 const UNSIGNED: RequestSigner = { sign: () => undefined };
