@@ -27,3 +27,11 @@ export type { RetrySchedule } from './retry-policy';
 export type { AnalyticsOptions } from './settings';
 export { MAX_BATCH_BYTES, MAX_MESSAGE_BYTES } from './settings';
 export { LIBRARY_VERSION } from './version';
+export { verifyWebhook } from './verify-webhook';
+export type {
+  VerifyWebhookOptions,
+  WebhookHeaders,
+  WebhookRefusal,
+  WebhookSignatureScheme,
+  WebhookVerification,
+} from './verify-webhook';

@@ -7,6 +7,7 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsISO8601,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -18,7 +19,16 @@ import {
 } from 'class-validator';
 
 import { flattenValidationErrors } from '@switchyard/contracts';
+import {
+  DEFAULT_SIGNATURE_SCHEME,
+  NEXT_SIGNATURE_HEADER,
+  SIGNATURE_HEADER,
+  SIGNATURE_SCHEMES,
+  SignatureScheme,
+  STANDARD_WEBHOOKS_HEADERS,
+} from '@switchyard/webhooks';
 import { headerValueProblem } from './header-value';
+import { signingProblems, STANDARD_SECRET_RULE } from './webhook-signing';
 
 export const WEBHOOKS_DESTINATION_TYPE = 'Webhooks';
 export const MAX_WEBHOOK_URLS = 5;
@@ -28,7 +38,9 @@ const RESERVED_HEADERS = [
   'content-type',
   'content-length',
   'user-agent',
-  'x-signature',
+  SIGNATURE_HEADER.toLowerCase(),
+  NEXT_SIGNATURE_HEADER.toLowerCase(),
+  ...Object.values(STANDARD_WEBHOOKS_HEADERS),
   'host',
   'transfer-encoding',
   'connection',
@@ -40,6 +52,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** A browser origin (scheme, host, optional port), the host optionally starting with `*.`. */
 const ORIGIN_PATTERN = /^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/;
+/** A date-time that names its offset, so every instance reads the same instant. */
+const DATE_TIME_WITH_OFFSET = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const EXPIRY_RULE =
+  'previousSecretExpiresAt must be an ISO 8601 date-time with an offset, such as 2026-07-01T00:00:00Z';
 
 export class Source {
   @ApiProperty({
@@ -127,12 +143,44 @@ export class WebhooksSettings {
   @ApiPropertyOptional({
     writeOnly: true,
     description:
-      'Signs each request (X-Signature). Write-only: answered masked; send the mask back to keep it.',
+      `Signs each request. For "standard-webhooks" and "both" it is a Standard Webhooks secret (${STANDARD_SECRET_RULE}). ` +
+      'Write-only: answered masked; send the mask back to keep it.',
   })
   @IsOptional()
   @IsString()
   @IsNotEmpty({ message: 'sharedSecret, when set, must not be empty' })
   sharedSecret?: string;
+
+  @ApiPropertyOptional({
+    enum: SIGNATURE_SCHEMES,
+    default: DEFAULT_SIGNATURE_SCHEME,
+    description:
+      '"segment": X-Signature (hex HMAC-SHA1 of the body); "standard-webhooks": webhook-id, webhook-timestamp ' +
+      'and webhook-signature (HMAC-SHA256 of id.timestamp.body); "both": all of them.',
+  })
+  @IsOptional()
+  @IsIn(SIGNATURE_SCHEMES, { message: `signature must be one of ${SIGNATURE_SCHEMES.join(', ')}` })
+  signature?: SignatureScheme;
+
+  @ApiPropertyOptional({
+    writeOnly: true,
+    description:
+      'The secret being retired: it still signs until previousSecretExpiresAt, so receivers can move to ' +
+      'sharedSecret at their own pace. Write-only: answered masked; send the mask back to keep it.',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty({ message: 'previousSecret, when set, must not be empty' })
+  previousSecret?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'When previousSecret stops signing (ISO 8601 with an offset). Required with previousSecret.',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: EXPIRY_RULE })
+  @Matches(DATE_TIME_WITH_OFFSET, { message: EXPIRY_RULE })
+  previousSecretExpiresAt?: string;
 
   @ApiProperty({ type: () => [WebhookTarget], minItems: 1, maxItems: MAX_WEBHOOK_URLS })
   @IsArray()
@@ -230,6 +278,7 @@ export function destinationProblems(
   for (const s of destination.sources) {
     if (!sourceIds.has(s)) problems.push(`${prefix}sources: unknown source "${s}"`);
   }
+  problems.push(...signingProblems(destination.settings, `${prefix}settings.`));
   destination.settings.webhooks.forEach((w, j) => {
     for (const [name, value] of Object.entries(w.headers ?? {})) {
       problems.push(...headerProblems(`${prefix}settings.webhooks[${j}].headers.${name}`, name, value));

@@ -8,6 +8,8 @@ const destination = {
   sources: ['web'],
   settings: {
     sharedSecret: 'shared-secret-0001',
+    previousSecret: 'previous-secret-0001',
+    previousSecretExpiresAt: '2026-07-01T00:00:00Z',
     webhooks: [
       { url: 'https://a.example/hook', headers: { Authorization: 'Bearer token-0123456789' } },
       { url: 'https://b.example/hook' },
@@ -16,18 +18,26 @@ const destination = {
 };
 
 describe('mapDestinationSecrets', () => {
-  it('passes the shared secret and every header value through the mapper, and nothing else', () => {
+  it('passes the shared and previous secrets and every header value through the mapper, and nothing else', () => {
     const seen: string[] = [];
     const masked = mapDestinationSecrets(
       destination,
       (secret, path) => (seen.push(path), maskSecret(secret)),
     );
-    expect(seen).toEqual(['settings.sharedSecret', 'settings.webhooks[0].headers.Authorization']);
+    expect(seen).toEqual([
+      'settings.sharedSecret',
+      'settings.previousSecret',
+      'settings.webhooks[0].headers.Authorization',
+    ]);
     expect(JSON.stringify(masked)).not.toContain('shared-secret-0001');
+    expect(JSON.stringify(masked)).not.toContain('previous-secret-0001');
     expect(JSON.stringify(masked)).not.toContain('token-0123456789');
     expect(masked).toMatchObject({
       id: 'hooks',
-      settings: { webhooks: [{ url: 'https://a.example/hook' }, {}] },
+      settings: {
+        previousSecretExpiresAt: '2026-07-01T00:00:00Z',
+        webhooks: [{ url: 'https://a.example/hook' }, {}],
+      },
     });
     expect(destination.settings.sharedSecret).toBe('shared-secret-0001');
   });
@@ -39,6 +49,7 @@ describe('keepMaskedSecrets', () => {
     const edited = { ...masked, settings: { ...masked.settings, sharedSecret: 'a-new-shared-secret' } };
     const kept = keepMaskedSecrets(edited, destination) as typeof destination;
     expect(kept.settings.sharedSecret).toBe('a-new-shared-secret');
+    expect(kept.settings.previousSecret).toBe('previous-secret-0001');
     expect(kept.settings.webhooks[0].headers).toEqual({ Authorization: 'Bearer token-0123456789' });
   });
 });

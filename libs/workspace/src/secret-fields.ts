@@ -3,12 +3,16 @@ import { isMask } from './masking';
 type Plain = Record<string, unknown>;
 type SecretMapper = (secret: string, path: string) => string;
 
+/** The settings fields that hold a signing secret. */
+const SETTINGS_SECRETS = ['sharedSecret', 'previousSecret'] as const;
+
 const isPlain = (value: unknown): value is Plain =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A copy of a destination (in the workspace file's shape) with every secret field passed through
- * `map`: the shared secret, and the value of every static header. The rest is copied as is.
+ * `map`: the shared secret, the previous secret being rotated out, and the value of every
+ * static header. The rest is copied as is.
  * Sealing, opening and masking are all this one walk, so no secret field can be missed by one
  * of them.
  */
@@ -16,8 +20,10 @@ export function mapDestinationSecrets(destination: Plain, map: SecretMapper): Pl
   const settings = destination.settings;
   if (!isPlain(settings)) return { ...destination };
   const next: Plain = { ...settings };
-  if (typeof settings.sharedSecret === 'string')
-    next.sharedSecret = map(settings.sharedSecret, 'settings.sharedSecret');
+  for (const field of SETTINGS_SECRETS) {
+    const secret = settings[field];
+    if (typeof secret === 'string') next[field] = map(secret, `settings.${field}`);
+  }
   if (Array.isArray(settings.webhooks)) {
     next.webhooks = settings.webhooks.map((target: unknown, i) =>
       isPlain(target) && isPlain(target.headers)

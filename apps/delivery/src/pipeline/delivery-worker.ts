@@ -112,7 +112,12 @@ export class DeliveryWorker {
       'switchyard.destination_id': read.job.destinationId,
       'switchyard.attempt': read.state.attempt + 1,
     });
-    const prepared = prepareDispatch(read.job, deps.destination(read.job.destinationId), deps.userAgentToken);
+    const prepared = prepareDispatch(
+      read.job,
+      deps.destination(read.job.destinationId),
+      deps.userAgentToken,
+      deps.clock.now(),
+    );
     if (prepared.kind === 'undeliverable') {
       const step: NextStep = {
         kind: 'dead',

@@ -1,5 +1,6 @@
 import { Destination } from '@switchyard/config';
 import { newJobHeaders } from '@switchyard/contracts';
+import { Webhook } from 'standardwebhooks';
 import { verifySignature } from '@switchyard/webhooks';
 import { TIMEOUT_ERROR_CODE } from '../outcome/classify-outcome';
 import { manualClock } from '../../test/manual-clock';
@@ -13,6 +14,8 @@ import { readDeliveryRecord } from './read-record';
 const envelope = Buffer.from(JSON.stringify({ type: 'track', event: 'Zoë Signed Up' }));
 const job = { jobId: 'm1:d1', destinationId: 'd1', sourceId: 's1', messageId: 'm1', body: envelope };
 const idHeaders = newJobHeaders(job);
+// Whole seconds of the real clock, so a verifier that checks the timestamp against it accepts it.
+const NOW_MS = Math.floor(Date.now() / 1000) * 1000;
 const destination = (overrides: Partial<Destination['settings']> = {}, enabled = true): Destination =>
   ({
     id: 'd1',
@@ -73,7 +76,7 @@ describe('readDeliveryRecord', () => {
 
 describe('prepareDispatch', () => {
   it('builds headers per URL in order, with a signature over the exact body bytes when a secret is set', () => {
-    const prepared = prepareDispatch(job, destination({ sharedSecret: 's3cret' }), 'Switchyard');
+    const prepared = prepareDispatch(job, destination({ sharedSecret: 's3cret' }), 'Switchyard', NOW_MS);
     if (prepared.kind !== 'ready') throw new Error('expected ready');
     const { body, targets } = prepared.plan;
     expect(body).toBe(envelope);
@@ -87,8 +90,28 @@ describe('prepareDispatch', () => {
     expect(verifySignature('s3cret', body, targets[0].headers['x-signature'])).toBe(true);
   });
 
+  it('signs Standard Webhooks requests with the messageId and the time of the attempt', () => {
+    const secret = 'whsec_' + Buffer.alloc(32, 1).toString('base64');
+    const prepared = prepareDispatch(
+      job,
+      destination({ signature: 'standard-webhooks', sharedSecret: secret }),
+      'Switchyard',
+      NOW_MS,
+    );
+    if (prepared.kind !== 'ready') throw new Error('expected ready');
+    const { headers } = prepared.plan.targets[1];
+    expect(headers).toEqual({
+      'content-type': 'application/json',
+      'user-agent': 'Switchyard/1.0',
+      'webhook-id': 'm1',
+      'webhook-timestamp': String(NOW_MS / 1000),
+      'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(new Webhook(secret).verify(envelope, headers)).toBeDefined();
+  });
+
   it('sends no signature without a secret', () => {
-    const prepared = prepareDispatch(job, destination(), 'Acme');
+    const prepared = prepareDispatch(job, destination(), 'Acme', NOW_MS);
     expect(prepared.kind === 'ready' && prepared.plan.targets[1].headers).toEqual({
       'content-type': 'application/json',
       'user-agent': 'Acme/1.0',
@@ -96,11 +119,11 @@ describe('prepareDispatch', () => {
   });
 
   it('cannot deliver to an unknown or disabled destination', () => {
-    expect(prepareDispatch(job, undefined, 'S')).toMatchObject({
+    expect(prepareDispatch(job, undefined, 'S', NOW_MS)).toMatchObject({
       kind: 'undeliverable',
       reason: expect.stringContaining('not in the workspace'),
     });
-    expect(prepareDispatch(job, destination({}, false), 'S')).toMatchObject({
+    expect(prepareDispatch(job, destination({}, false), 'S', NOW_MS)).toMatchObject({
       kind: 'undeliverable',
       reason: expect.stringContaining('disabled'),
     });

@@ -1,5 +1,5 @@
 import type { Destination } from '@switchyard/config';
-import { SIGNATURE_HEADER, signBody } from '@switchyard/webhooks';
+import { requestSigner } from '@switchyard/webhooks';
 import { ReadyJob } from './read-record';
 
 /** Everything needed to send one job: the exact body bytes and, per URL in configured order, its headers. */
@@ -14,12 +14,13 @@ export type Prepared = { kind: 'ready'; plan: DispatchPlan } | { kind: 'undelive
 /**
  * Stage 2: look the destination up now (not when the job was made), so a corrected URL or
  * secret applies to jobs already waiting for a retry. The envelope's bytes from the record are
- * both signed and sent.
+ * both signed and sent, signed once at `nowMs` for every URL the plan tries.
  */
 export function prepareDispatch(
   job: ReadyJob,
   destination: Destination | undefined,
   userAgentToken: string,
+  nowMs: number,
 ): Prepared {
   if (!destination)
     return {
@@ -28,19 +29,19 @@ export function prepareDispatch(
     };
   if (!destination.enabled)
     return { kind: 'undeliverable', reason: `destination ${job.destinationId} is disabled` };
-  const { sharedSecret, webhooks } = destination.settings;
+  const { settings } = destination;
   const common: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': `${userAgentToken}/1.0`,
-    ...(sharedSecret ? { [SIGNATURE_HEADER.toLowerCase()]: signBody(sharedSecret, job.body) } : {}),
   };
+  requestSigner(settings).sign(common, job.messageId, job.body, nowMs);
   return {
     kind: 'ready',
     plan: {
       destinationId: destination.id,
       body: job.body,
       // Static headers first: configuration validation already refuses names that would replace ours.
-      targets: webhooks.map((w) => ({ url: w.url, headers: { ...(w.headers ?? {}), ...common } })),
+      targets: settings.webhooks.map((w) => ({ url: w.url, headers: { ...(w.headers ?? {}), ...common } })),
     },
   };
 }

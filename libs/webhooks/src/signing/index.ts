@@ -1,1 +1,3 @@
+export * from './request-signer';
+export * from './standard-webhooks';
 export * from './webhook-signature';

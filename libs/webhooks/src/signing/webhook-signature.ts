@@ -1,8 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
-import { hmacSha1Hex } from './hmac-sha1';
+import { hmacSha1Hex } from './hmac';
 
 /** Header that carries the signature of a webhook request (as Segment documents it). */
 export const SIGNATURE_HEADER = 'X-Signature';
+/**
+ * While a secret is rotated, X-Signature stays signed with the previous secret and this header
+ * carries the same digest under the new one; after the grace period only X-Signature remains,
+ * signed with the new secret.
+ */
+export const NEXT_SIGNATURE_HEADER = 'X-Signature-Next';
 
 /**
  * Hex HMAC-SHA1 of the request body, keyed with the destination's shared secret. Sign the exact
