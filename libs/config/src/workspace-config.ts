@@ -18,6 +18,7 @@ import {
 } from 'class-validator';
 
 import { flattenValidationErrors } from '@switchyard/contracts';
+import { FilterRule, FilterRules } from './destination-filters';
 import { headerValueProblem } from './header-value';
 
 export const WEBHOOKS_DESTINATION_TYPE = 'Webhooks';
@@ -184,6 +185,9 @@ export class Destination {
   @ValidateNested()
   @Type(() => WebhooksSettings)
   settings!: WebhooksSettings;
+
+  @FilterRules()
+  filters?: FilterRule[];
 }
 
 export class WorkspaceConfig {
