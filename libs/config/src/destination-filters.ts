@@ -44,6 +44,11 @@ export const FILTER_ACTIONS = [
 ] as const;
 export type FilterActionName = (typeof FILTER_ACTIONS)[number];
 
+/*
+ * Each field's type check is its last decorator: the validator reports a field's rules
+ * bottom-up, and only the first is shown, so "must be a number" comes before a range.
+ */
+
 const COMBINATORS = ['and', 'or', 'not'] as const;
 const NUMBER = { allowNaN: false, allowInfinity: false };
 const SCALAR_SCHEMA = { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] };
@@ -110,11 +115,11 @@ export class FieldCondition {
     pattern: FILTER_FIELD.source,
     description: '`type`, `event`, or a dotted path under `properties.`, `traits.` or `context.`.',
   })
-  @IsString({ message: 'must be a string' })
   @Matches(FILTER_FIELD, {
     message: 'must be type, event, or a dotted path under properties., traits. or context.',
   })
   @Validate(OneOperator)
+  @IsString({ message: 'must be a string' })
   field!: string;
 
   @ApiPropertyOptional({ ...SCALAR_SCHEMA, description: 'The field holds exactly this value.' })
@@ -130,10 +135,10 @@ export class FieldCondition {
     description: 'The field holds one of these values.',
   })
   @IsOptional()
-  @IsArray({ message: 'must be a list' })
   @ArrayMinSize(1, { message: 'must list at least one value' })
   @ArrayMaxSize(MAX_FILTER_LIST, { message: `may list at most ${MAX_FILTER_LIST} values` })
   @Validate(ScalarValue)
+  @IsArray({ message: 'must be a list' })
   in?: Array<string | number | boolean>;
 
   @ApiPropertyOptional({ description: 'true: the field is present and not null; false: it is not.' })
@@ -177,20 +182,20 @@ const conditionSchema = () => ({
 /** Every condition in the list holds. */
 export class AllConditions {
   @ApiProperty({ type: 'array', items: conditionSchema(), minItems: 1, maxItems: MAX_FILTER_LIST })
-  @IsArray({ message: 'must be a list of conditions' })
   @ArrayMinSize(1, { message: 'must list at least one condition' })
   @ArrayMaxSize(MAX_FILTER_LIST, { message: `may list at most ${MAX_FILTER_LIST} conditions` })
   @ValidateNested({ each: true, message: 'must list condition objects' })
+  @IsArray({ message: 'must be a list of conditions' })
   and!: FilterCondition[];
 }
 
 /** At least one condition in the list holds. */
 export class AnyCondition {
   @ApiProperty({ type: 'array', items: conditionSchema(), minItems: 1, maxItems: MAX_FILTER_LIST })
-  @IsArray({ message: 'must be a list of conditions' })
   @ArrayMinSize(1, { message: 'must list at least one condition' })
   @ArrayMaxSize(MAX_FILTER_LIST, { message: `may list at most ${MAX_FILTER_LIST} conditions` })
   @ValidateNested({ each: true, message: 'must list condition objects' })
+  @IsArray({ message: 'must be a list of conditions' })
   or!: FilterCondition[];
 }
 
@@ -261,9 +266,9 @@ export class FilterAction {
       'Send this percentage of matching calls. The decision is a hash of the messageId and the rule name: a replay decides the same.',
   })
   @IsOptional()
-  @IsNumber(NUMBER, { message: 'must be a number' })
   @Min(0, { message: 'must be a percentage from 0 to 100' })
   @Max(100, { message: 'must be a percentage from 0 to 100' })
+  @IsNumber(NUMBER, { message: 'must be a number' })
   sample?: number;
 
   @ApiPropertyOptional({
@@ -272,34 +277,34 @@ export class FilterAction {
     description: 'Keep only these properties.',
   })
   @IsOptional()
-  @IsArray({ message: 'must be a list of names' })
   @ArrayMaxSize(MAX_FILTER_LIST, { message: `may list at most ${MAX_FILTER_LIST} names` })
   @IsString({ each: true, message: 'must list names (strings)' })
   @IsNotEmpty({ each: true, message: 'must not list an empty name' })
+  @IsArray({ message: 'must be a list of names' })
   allowProperties?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: MAX_FILTER_LIST, description: 'Keep only these traits.' })
   @IsOptional()
-  @IsArray({ message: 'must be a list of names' })
   @ArrayMaxSize(MAX_FILTER_LIST, { message: `may list at most ${MAX_FILTER_LIST} names` })
   @IsString({ each: true, message: 'must list names (strings)' })
   @IsNotEmpty({ each: true, message: 'must not list an empty name' })
+  @IsArray({ message: 'must be a list of names' })
   allowTraits?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: MAX_FILTER_LIST, description: 'Remove these properties.' })
   @IsOptional()
-  @IsArray({ message: 'must be a list of names' })
   @ArrayMaxSize(MAX_FILTER_LIST, { message: `may list at most ${MAX_FILTER_LIST} names` })
   @IsString({ each: true, message: 'must list names (strings)' })
   @IsNotEmpty({ each: true, message: 'must not list an empty name' })
+  @IsArray({ message: 'must be a list of names' })
   removeProperties?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: MAX_FILTER_LIST, description: 'Remove these traits.' })
   @IsOptional()
-  @IsArray({ message: 'must be a list of names' })
   @ArrayMaxSize(MAX_FILTER_LIST, { message: `may list at most ${MAX_FILTER_LIST} names` })
   @IsString({ each: true, message: 'must list names (strings)' })
   @IsNotEmpty({ each: true, message: 'must not list an empty name' })
+  @IsArray({ message: 'must be a list of names' })
   removeTraits?: string[];
 }
 
@@ -310,8 +315,8 @@ export class FilterRule {
     pattern: RULE_NAME.source,
     description: 'Names the rule in metrics and in the message timeline; unique within the destination.',
   })
-  @IsString({ message: 'must be a string' })
   @Matches(RULE_NAME, { message: 'may hold letters, digits, space, dot, dash and underscore (1-64)' })
+  @IsString({ message: 'must be a string' })
   name!: string;
 
   @ApiPropertyOptional({ ...conditionSchema(), description: 'When the rule applies; absent: to every call.' })
@@ -334,6 +339,8 @@ export class FilterRule {
 /** A destination's `filters` field: its description, its bounds, and each rule checked as a FilterRule. */
 export function FilterRules(): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
+    // Applied first, so reported first (see above).
+    IsArray({ message: 'must be a list of rules' }),
     ApiPropertyOptional({
       type: () => [FilterRule],
       maxItems: MAX_FILTER_RULES,
@@ -341,7 +348,6 @@ export function FilterRules(): PropertyDecorator {
         'Rules applied in order to each call before it is sent here; a drop or an unsampled call stops at its rule.',
     }),
     IsOptional(),
-    IsArray({ message: 'must be a list of rules' }),
     ArrayMaxSize(MAX_FILTER_RULES, { message: `may hold at most ${MAX_FILTER_RULES} rules` }),
     Validate(UniqueRuleNames),
     ValidateNested({ each: true, message: 'must list rule objects' }),
