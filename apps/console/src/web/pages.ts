@@ -79,7 +79,7 @@ export function destinationPage(
   return layout(
     `Destination ${d.id}`,
     html`<p>Requests ${d.health.requests} · success ${percent(d.health.successRate)} · p50 ${ms(d.health.p50Ms)} · p99 ${ms(d.health.p99Ms)}</p>
-<form method="get"><label>Outcome <select name="outcome">${['', 'delivered', 'next-url', 'retry-scheduled', 'dead-lettered'].map(option)}</select></label>
+<form method="get"><label>Outcome <select name="outcome">${['', 'delivered', 'next-url', 'retry-scheduled', 'dead-lettered', 'filtered'].map(option)}</select></label>
 <label>Status <input name="status" size="4" value="${filter.status ?? ''}"></label>
 <label>From <input name="from" placeholder="2026-01-31T00:00:00Z" value="${filter.from ?? ''}"></label>
 <label>To <input name="to" value="${filter.to ?? ''}"></label><button>Filter</button></form>
@@ -168,7 +168,7 @@ function attemptsTable(attempts: IndexedAttempt[], link: 'message' | 'destinatio
     ) => html`<tr class="attempt" data-outcome="${a.outcome}" data-status="${a.status ?? ''}"><td>${a.at}</td>
 <td>${link === 'message' ? html`<a href="/messages?messageId=${encodeURIComponent(a.messageId)}">${a.messageId}</a>` : html`<a href="/destinations/${encodeURIComponent(a.destinationId)}">${a.destinationId}</a>`}</td>
 <td>${a.attempt}</td><td>${a.urlIndex === undefined ? '—' : `#${a.urlIndex} ${a.urlHost ?? ''}`}</td><td class="status">${a.status ?? ''}</td>
-<td>${a.errorKind ?? ''} ${a.error ?? ''}</td><td>${ms(a.durationMs)}</td><td class="${a.outcome}">${a.outcome}</td>
+<td>${a.filter ? `${a.filter.action} rule "${a.filter.rule}"` : ''}${a.errorKind ?? ''} ${a.error ?? ''}</td><td>${ms(a.durationMs)}</td><td class="${a.outcome}">${a.outcome}</td>
 <td>${a.responseBody === undefined ? '' : html`<pre class="response-body">${a.responseBody}</pre>`}</td></tr>`,
   );
   const linked = link === 'message' ? 'Message' : 'Destination';
