@@ -94,21 +94,21 @@ function fieldReader(path: string): (body: WebhookEnvelope) => unknown {
 }
 
 /** The one operator a valid condition holds, as a test of the field's value. Numeric operators match numbers only. */
-function valueTest(c: FieldCondition): (value: unknown) => boolean {
-  if (c.equals !== undefined) return (value) => value === c.equals;
-  if (c.in !== undefined) {
-    const values = new Set<unknown>(c.in);
-    return (value) => values.has(value);
-  }
-  if (c.exists !== undefined) return (value) => (value !== undefined && value !== null) === c.exists;
-  if (c.prefix !== undefined) return (value) => typeof value === 'string' && value.startsWith(c.prefix!);
+function valueTest({ field, equals, in: values, exists, prefix, gt, gte, lt, lte }: FieldCondition) {
   const number = (test: (n: number) => boolean) => (value: unknown) =>
     typeof value === 'number' && test(value);
-  if (c.gt !== undefined) return number((n) => n > c.gt!);
-  if (c.gte !== undefined) return number((n) => n >= c.gte!);
-  if (c.lt !== undefined) return number((n) => n < c.lt!);
-  if (c.lte !== undefined) return number((n) => n <= c.lte!);
-  throw new Error(`condition on ${c.field} has no operator`);
+  if (equals !== undefined) return (value: unknown) => value === equals;
+  if (values !== undefined) {
+    const set = new Set<unknown>(values);
+    return (value: unknown) => set.has(value);
+  }
+  if (exists !== undefined) return (value: unknown) => (value !== undefined && value !== null) === exists;
+  if (prefix !== undefined) return (value: unknown) => typeof value === 'string' && value.startsWith(prefix);
+  if (gt !== undefined) return number((n) => n > gt);
+  if (gte !== undefined) return number((n) => n >= gte);
+  if (lt !== undefined) return number((n) => n < lt);
+  if (lte !== undefined) return number((n) => n <= lte);
+  throw new Error(`condition on ${field} has no operator`);
 }
 
 function compileAction(rule: string, action: FilterAction): Effect {
