@@ -1,7 +1,6 @@
 export * from './settings';
 export * from './common-settings';
 export * from './workspace-config';
-export * from './destination-filters';
 export * from './workspace-config-store';
 export * from './workspace-metrics';
 export * from './kafka-client-settings';

@@ -21,6 +21,8 @@ import { flattenValidationErrors } from '@switchyard/contracts';
 import { FilterRule, FilterRules } from './destination-filters';
 import { headerValueProblem } from './header-value';
 
+export * from './destination-filters';
+
 export const WEBHOOKS_DESTINATION_TYPE = 'Webhooks';
 export const MAX_WEBHOOK_URLS = 5;
 

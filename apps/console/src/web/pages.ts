@@ -79,7 +79,7 @@ export function destinationPage(
   return layout(
     `Destination ${d.id}`,
     html`<p>Requests ${d.health.requests} · success ${percent(d.health.successRate)} · p50 ${ms(d.health.p50Ms)} · p99 ${ms(d.health.p99Ms)}</p>
-<form method="get"><label>Outcome <select name="outcome">${['', 'delivered', 'next-url', 'retry-scheduled', 'dead-lettered', 'filtered'].map(option)}</select></label>
+<form method="get"><label>Outcome <select name="outcome">${['', 'delivered', 'next-url', 'retry-scheduled', 'dead-lettered'].map(option)}</select></label>
 <label>Status <input name="status" size="4" value="${filter.status ?? ''}"></label>
 <label>From <input name="from" placeholder="2026-01-31T00:00:00Z" value="${filter.from ?? ''}"></label>
 <label>To <input name="to" value="${filter.to ?? ''}"></label><button>Filter</button></form>
