@@ -27,8 +27,11 @@ import {
   SignatureScheme,
   STANDARD_WEBHOOKS_HEADERS,
 } from '@switchyard/webhooks';
+import { FilterRule, FilterRules } from './destination-filters';
 import { headerValueProblem } from './header-value';
 import { signingProblems, STANDARD_SECRET_RULE } from './webhook-signing';
+
+export * from './destination-filters';
 
 export const WEBHOOKS_DESTINATION_TYPE = 'Webhooks';
 export const MAX_WEBHOOK_URLS = 5;
@@ -232,6 +235,9 @@ export class Destination {
   @ValidateNested()
   @Type(() => WebhooksSettings)
   settings!: WebhooksSettings;
+
+  @FilterRules()
+  filters?: FilterRule[];
 }
 
 export class WorkspaceConfig {

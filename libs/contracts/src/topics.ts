@@ -20,7 +20,7 @@ export interface TopicNames {
   readonly deliveries: string;
   /** Jobs that failed permanently or ran out of their retry window. */
   readonly deliveriesDead: string;
-  /** One record per webhook request delivery made (successes included), for the console. Key: the job id. */
+  /** One record per webhook request delivery made (successes included), and per call a destination's filters kept from it, for the console. */
   readonly deliveryAttempts: string;
   /** Compacted: every source and destination, one record each. Key `<kind>:<id>`; a tombstone deletes. */
   readonly workspace: string;
@@ -70,6 +70,8 @@ export interface TopicRow {
   owner: Service;
   /** Services that read it; they create it too when they start first, from this same row. */
   readers: readonly Service[];
+  /** Services other than the owner that write to it (and create it likewise). */
+  otherWriters: readonly Service[];
 }
 
 /** Every topic, once: its partition rule, retention family, owner and readers. */
@@ -80,7 +82,8 @@ export function topicTable(names: TopicNames, retryTiers: number): TopicRow[] {
     retention: RetentionFamily,
     owner: Service,
     readers: Service[] = [],
-  ): TopicRow => ({ name, partitions, retention, owner, readers });
+    otherWriters: Service[] = [],
+  ): TopicRow => ({ name, partitions, retention, owner, readers, otherWriters });
   return [
     row(names.events, 'configured', 'stream', 'ingest', ['router', 'console']),
     row(names.audiences, 'configured', 'stream', 'ingest', ['router']),
@@ -92,7 +95,8 @@ export function topicTable(names: TopicNames, retryTiers: number): TopicRow[] {
       row(names.retry(i + 1), 'configured', 'retryTier', 'delivery'),
     ),
     row(names.deliveriesDead, 'configured', 'deadLetter', 'delivery', ['console']),
-    row(names.deliveryAttempts, 'configured', 'attempts', 'delivery', ['console']),
+    // The router records there the calls a destination's filters kept from it.
+    row(names.deliveryAttempts, 'configured', 'attempts', 'delivery', ['console'], ['router']),
     row(names.workspace, 'single', 'changelog', 'console', ['ingest', 'router', 'delivery']),
     row(names.workspaceAudit, 'single', 'audit', 'console'),
   ];
@@ -100,5 +104,7 @@ export function topicTable(names: TopicNames, retryTiers: number): TopicRow[] {
 
 /** The topics a service writes or reads: the ones it makes sure of at start-up. */
 export function topicsOf(service: Service, names: TopicNames, retryTiers = 0): TopicRow[] {
-  return topicTable(names, retryTiers).filter((t) => t.owner === service || t.readers.includes(service));
+  return topicTable(names, retryTiers).filter(
+    (t) => t.owner === service || t.readers.includes(service) || t.otherWriters.includes(service),
+  );
 }

@@ -81,6 +81,40 @@ describe('AttemptIndex', () => {
   });
 });
 
+describe('AttemptIndex: filtered calls', () => {
+  /** As the router writes it: no URL, no request, the rule that kept the call away. */
+  const filtered = (destinationId: string, rule: string) =>
+    attempt({
+      destinationId,
+      urlIndex: undefined,
+      urlHost: undefined,
+      status: undefined,
+      durationMs: 0,
+      attempt: 0,
+      outcome: 'filtered',
+      filter: { rule, action: 'drop' },
+    });
+
+  it("shows a filtered call in the message's timeline with its rule, beside its deliveries", () => {
+    const index = new AttemptIndex(100);
+    index.add(filtered('d2', 'no test events'));
+    index.add(attempt());
+    const [timeline] = index.message('m1');
+    expect(timeline.attempts.map((a) => [a.destinationId, a.outcome, a.filter?.rule])).toEqual([
+      ['d2', 'filtered', 'no test events'],
+      ['d1', 'delivered', undefined],
+    ]);
+    expect(index.attemptsOf('d2', { outcome: 'filtered' }, 10)).toHaveLength(1);
+  });
+
+  it('does not count a filtered call as a request in destination health', () => {
+    const index = new AttemptIndex(100);
+    index.add(attempt());
+    index.add(filtered('d1', 'sample'));
+    expect(destinationHealth(index.attemptsOf('d1', {}, 10))).toMatchObject({ requests: 1, successRate: 1 });
+  });
+});
+
 describe('DeadLetterIndex', () => {
   it('holds at most its limit, newest first, counting evictions', () => {
     const index = new DeadLetterIndex(2);

@@ -191,7 +191,7 @@ function attemptsTable(attempts: IndexedAttempt[], link: 'message' | 'destinatio
     ) => html`<tr class="attempt" data-outcome="${a.outcome}" data-status="${a.status ?? ''}"><td>${a.at}</td>
 <td>${link === 'message' ? html`<a href="/messages?messageId=${encodeURIComponent(a.messageId)}">${a.messageId}</a>` : html`<a href="/destinations/${encodeURIComponent(a.destinationId)}">${a.destinationId}</a>`}</td>
 <td>${a.attempt}</td><td>${a.urlIndex === undefined ? '—' : `#${a.urlIndex} ${a.urlHost ?? ''}`}</td><td class="status">${a.status ?? ''}</td>
-<td>${a.errorKind ?? ''} ${a.error ?? ''}</td><td>${ms(a.durationMs)}</td><td class="${a.outcome}">${a.outcome}</td>
+<td>${a.filter ? `${a.filter.action} rule "${a.filter.rule}"` : ''}${a.errorKind ?? ''} ${a.error ?? ''}</td><td>${ms(a.durationMs)}</td><td class="${a.outcome}">${a.outcome}</td>
 <td>${a.responseBody === undefined ? '' : html`<pre class="response-body">${a.responseBody}</pre>`}</td></tr>`,
   );
   const linked = link === 'message' ? 'Message' : 'Destination';

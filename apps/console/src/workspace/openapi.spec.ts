@@ -47,8 +47,11 @@ describe('the management API document', () => {
     );
     const schemas = document.components!.schemas as Record<string, { properties: Record<string, unknown> }>;
     expect(Object.keys(schemas.Destination.properties).sort()).toEqual(
-      ['enabled', 'id', 'name', 'settings', 'sources', 'type'].sort(),
+      ['enabled', 'filters', 'id', 'name', 'settings', 'sources', 'type'].sort(),
     );
+    expect(Object.keys(schemas.FilterRule.properties)).toEqual(['name', 'if', 'then']);
+    for (const condition of ['FieldCondition', 'AllConditions', 'AnyCondition', 'NotCondition'])
+      expect(schemas[condition]).toBeDefined();
     expect(Object.keys(schemas.WebhooksSettings.properties)).toEqual(
       expect.arrayContaining(['sharedSecret', 'webhooks']),
     );

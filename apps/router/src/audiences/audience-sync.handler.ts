@@ -6,7 +6,7 @@ import { Workspace } from '@switchyard/config';
 import { Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';
-import { routeCall } from '../routing/delivery-records';
+import { routeCall, routedRecords } from '../routing/delivery-records';
 import { LOGGER, TOPICS } from '../router.tokens';
 import { SyncOutcome } from './audience-membership';
 import { changelogRecord } from './membership-changelog';
@@ -96,11 +96,8 @@ export class AudienceSyncHandler implements BatchHandler {
     });
     const destinations = this.workspace.destinationsOf(sync.computation.sourceId);
     const calls = outcome.changes.flatMap((change) =>
-      routeCall(
-        this.topics.deliveries,
-        destinations,
-        sync.computation.sourceId,
-        membershipIdentify(sync, change),
+      routedRecords(
+        routeCall(this.topics, destinations, sync.computation.sourceId, membershipIdentify(sync, change)),
       ),
     );
     for (const call of traceRecordCreation(calls)) handled.outputs.push(call);

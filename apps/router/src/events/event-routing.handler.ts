@@ -7,7 +7,7 @@ import { metric, Counter, Span, traceRecordCreation, withProcessSpanSync } from 
 import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered, RouterDeadFailure } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
-import { routeCall } from '../routing/delivery-records';
+import { routeCall, routedRecords } from '../routing/delivery-records';
 import { LOGGER, TOPICS } from '../router.tokens';
 
 const routed = metric('switchyard_router_calls_total', () => {
@@ -51,16 +51,12 @@ export class EventRoutingHandler implements BatchHandler {
     const { sourceId, call } = read.value;
     span.setAttributes({ 'switchyard.message_id': call.messageId, 'switchyard.source_id': sourceId });
     try {
-      const records = routeCall(
-        this.topics.deliveries,
-        this.workspace.destinationsOf(sourceId),
-        sourceId,
-        call,
-      );
-      span.setAttribute('switchyard.delivery_jobs', records.length);
-      routed.inc({ outcome: records.length > 0 ? 'routed' : 'no_destination' });
-      jobsProduced.inc(records.length);
-      return records;
+      const routedCall = routeCall(this.topics, this.workspace.destinationsOf(sourceId), sourceId, call);
+      const { jobs } = routedCall;
+      span.setAttribute('switchyard.delivery_jobs', jobs.length);
+      routed.inc({ outcome: jobs.length > 0 ? 'routed' : 'no_destination' });
+      jobsProduced.inc(jobs.length);
+      return routedRecords(routedCall);
     } catch (error) {
       // A call that passed validation but cannot be transformed is still one bad record, not a stuck partition.
       return [

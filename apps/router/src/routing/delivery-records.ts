@@ -1,7 +1,10 @@
-import { Call, deliveryKey, newJobHeaders, WebhookEnvelope } from '@switchyard/contracts';
+import { Call, deliveryKey, newJobHeaders, TopicNames, WebhookEnvelope } from '@switchyard/contracts';
 import { Destination, destinationKey, WEBHOOKS_DESTINATION_TYPE } from '@switchyard/config';
 import { webhookEnvelope } from '@switchyard/webhooks';
 import { OutputRecord } from '../pipeline/output-record';
+import { filtersOf } from './destination-filters';
+import { FilteredAway, filteredAttemptsRecord } from './filtered-attempts';
+import { countFiltered } from './filter-metrics';
 import { integrationAllows } from './integrations-filter';
 
 /** Switched-on Webhooks destinations among a source's destinations. */
@@ -36,12 +39,27 @@ export function deliveryRecords(
   destinations: readonly Destination[],
   message: Addressed,
 ): OutputRecord[] {
-  const value = JSON.stringify(message.body);
+  return jobRecords(
+    topic,
+    destinations.map((destination) => ({ destination, body: message.body })),
+    message,
+  );
+}
+
+/** A destination and the body it is sent: the message's own, or the one its filters reshaped. */
+interface Send {
+  destination: Destination;
+  body: WebhookEnvelope;
+}
+
+/** The message's own body is serialised at most once, whichever destinations share it. */
+function jobRecords(topic: string, sends: readonly Send[], message: Addressed): OutputRecord[] {
+  let shared: string | undefined;
   const receivedAt = message.receivedAt === undefined ? undefined : Date.parse(message.receivedAt);
-  return destinations.map((destination) => ({
+  return sends.map(({ destination, body }) => ({
     topic,
     key: deliveryKey(destination.id, message.sourceId, message.userKey),
-    value,
+    value: body === message.body ? (shared ??= JSON.stringify(body)) : JSON.stringify(body),
     headers: newJobHeaders(
       { destinationId: destination.id, sourceId: message.sourceId, messageId: message.messageId },
       {},
@@ -50,18 +68,28 @@ export function deliveryRecords(
   }));
 }
 
+/** What routing one call makes: its delivery jobs, and the attempts-topic records of the destinations its filters kept it from. */
+export interface RoutedCall {
+  jobs: OutputRecord[];
+  filtered: OutputRecord[];
+}
+
+const NOTHING_ROUTED: RoutedCall = { jobs: [], filtered: [] };
+
 /**
  * The routing rule for any call, ingested or generated (audience identify calls): the source's
- * enabled Webhooks destinations that the call's integrations allow, one job each.
+ * enabled Webhooks destinations that the call's integrations allow, each through its own
+ * filters, one job each.
  */
 export function routeCall(
-  topic: string,
+  topics: Pick<TopicNames, 'deliveries' | 'deliveryAttempts'>,
   sourceDestinations: readonly Destination[],
   sourceId: string,
   call: Call,
-): OutputRecord[] {
+  nowMs = Date.now(),
+): RoutedCall {
   const destinations = receivingDestinations(sourceDestinations, call.integrations);
-  if (destinations.length === 0) return [];
+  if (destinations.length === 0) return NOTHING_ROUTED;
   const message = {
     sourceId,
     userKey: call.userId ?? call.anonymousId ?? '',
@@ -69,5 +97,26 @@ export function routeCall(
     body: webhookEnvelope(call),
     receivedAt: call.receivedAt,
   };
-  return deliveryRecords(topic, destinations, message);
+  const sends: Send[] = [];
+  const filtered: FilteredAway[] = [];
+  for (const destination of destinations) {
+    const verdict = filtersOf(destination)?.(message.body, call.messageId) ?? { send: message.body };
+    if ('send' in verdict) sends.push({ destination, body: verdict.send });
+    else {
+      countFiltered(destination.id, verdict.filtered);
+      filtered.push({ destinationId: destination.id, by: verdict.filtered });
+    }
+  }
+  return {
+    jobs: jobRecords(topics.deliveries, sends, message),
+    filtered:
+      filtered.length === 0
+        ? []
+        : [filteredAttemptsRecord(topics.deliveryAttempts, sourceId, call, filtered, nowMs)],
+  };
+}
+
+/** Every record of a routed call, jobs first. */
+export function routedRecords({ jobs, filtered }: RoutedCall): OutputRecord[] {
+  return filtered.length === 0 ? jobs : [...jobs, ...filtered];
 }

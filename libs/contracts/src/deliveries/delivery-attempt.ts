@@ -3,10 +3,23 @@
  * - `delivered`: this URL answered 2xx;
  * - `next-url`: this URL failed and the next configured URL was tried in the same attempt;
  * - `retry-scheduled` / `dead-lettered`: the attempt ended here and the job went to a retry
- *   topic / the dead-letter topic.
+ *   topic / the dead-letter topic;
+ * - `filtered`: no job was made: the destination's filters kept the call from it (written by the router).
  */
-export const ATTEMPT_OUTCOMES = ['delivered', 'next-url', 'retry-scheduled', 'dead-lettered'] as const;
+export const ATTEMPT_OUTCOMES = [
+  'delivered',
+  'next-url',
+  'retry-scheduled',
+  'dead-lettered',
+  'filtered',
+] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** The destination filter rule that kept a call from a destination, and whether it dropped it or left it out of its sample. */
+export interface FilteredBy {
+  rule: string;
+  action: 'drop' | 'sample';
+}
 
 /** Bytes of a non-2xx response body an attempt record keeps. */
 export const ATTEMPT_BODY_BYTES = 1024;
@@ -35,13 +48,15 @@ export interface DeliveryAttempt {
   /** The failure as delivery logs it, URL redacted. */
   error?: string;
   durationMs: number;
-  /** 1 for the first attempt; a replayed job starts again at 1. */
+  /** 1 for the first attempt; a replayed job starts again at 1; 0 when the call was filtered (no attempt made). */
   attempt: number;
   /** When the request started, epoch milliseconds. */
   at: number;
   outcome: AttemptOutcome;
   /** First ATTEMPT_BODY_BYTES of a non-2xx answer's body, as UTF-8. */
   responseBody?: string;
+  /** On a `filtered` outcome: the rule that kept the call from the destination. */
+  filter?: FilteredBy;
 }
 
 /** What one attempts-topic record holds: its attempts, and why any part of it is not one. */

@@ -11,8 +11,8 @@ export type HmacAlgorithm = 'sha1' | 'sha256';
 /**
  * An HMAC key (RFC 2104) padded once: each digest is H((K ^ opad) || H((K ^ ipad) || message))
  * with two one-shot `crypto.hash` calls. The same digest as `createHmac` (a test compares them
- * over thousands of random keys and messages), at a sixth of the cost of building an Hmac
- * object per webhook.
+ * over thousands of random keys and messages), at a fraction of the cost of building an Hmac
+ * object per webhook (docs/performance-log.md).
  */
 export class HmacKey {
   private readonly inner = Buffer.alloc(BLOCK_BYTES);
