@@ -16,7 +16,6 @@ describe('ingest start-up refuses bad configuration with a message naming it', (
       /INGEST_MAX_MESSAGE_BYTES must be a whole number from 1024 to 1048576/,
     ],
     [{ ADMIN_TOKEN: 'short' }, /ADMIN_TOKEN/],
-    [{ WORKSPACE_CONFIG: '' }, /WORKSPACE_CONFIG/],
     [{ KAFKA_COMPRESSION: 'lz4' }, /KAFKA_COMPRESSION must be one of: zstd, gzip, none/],
     [{ INGEST_MAX_JSON_DEPTH: '2' }, /INGEST_MAX_JSON_DEPTH must be a whole number from 8 to 512/],
     [

@@ -147,11 +147,13 @@ describe('topic settings', () => {
       'ns.deliveries.retry.2.v1',
       'ns.deliveries.dead.v1',
       'ns.deliveries.attempts.v1',
+      'ns.workspace.v1',
     ]);
     expect(topicsOf('ingest', names).map((r) => r.name)).toEqual([
       'ns.events.ingested.v1',
       'ns.audiences.synced.v1',
       'ns.deletions.requested.v1',
+      'ns.workspace.v1',
     ]);
   });
 
