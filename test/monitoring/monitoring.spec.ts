@@ -154,13 +154,15 @@ describe('monitoring files (deploy/monitoring)', () => {
     expect(monitor.kind).toBe('PodMonitor');
     const [endpoint] = monitor.spec.podMetricsEndpoints;
     expect(endpoint).toMatchObject({ port: 'http', path: '/metrics' });
+    // The kustomize base is the Helm chart rendered: one file holds every Deployment.
+    const file = join(ROOT, 'deploy', 'kubernetes', 'base', 'switchyard.yaml');
+    const deployments = readFileSync(file, 'utf8')
+      .split(/^---$/m)
+      .map((doc) => parse(doc) as DeploymentLike)
+      .filter((d) => d?.kind === 'Deployment');
     for (const service of ['ingest', 'router', 'delivery']) {
-      const file = join(ROOT, 'deploy', 'kubernetes', 'base', `${service}.yaml`);
-      const deployment = readFileSync(file, 'utf8')
-        .split(/^---$/m)
-        .map((doc) => parse(doc) as DeploymentLike)
-        .find((d) => d?.kind === 'Deployment');
-      const where = relative(ROOT, file);
+      const deployment = deployments.find((d) => d.metadata.name.endsWith(service));
+      const where = `${relative(ROOT, file)} (${service})`;
       expect({ where, labels: deployment?.spec.template.metadata.labels }).toEqual({
         where,
         labels: expect.objectContaining(monitor.spec.selector.matchLabels),
@@ -175,6 +177,7 @@ describe('monitoring files (deploy/monitoring)', () => {
 
 interface DeploymentLike {
   kind: string;
+  metadata: { name: string };
   spec: {
     template: {
       metadata: { labels: Record<string, string> };
