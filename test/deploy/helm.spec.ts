@@ -372,10 +372,18 @@ describe('Helm chart (offline)', () => {
     });
   });
 
-  it('renders the pasted `helm install switchyard deploy/helm/switchyard --set kafka.brokers=…`', () => {
-    const objects = objectsOf(helmRun(['template', 'switchyard', 'deploy/helm/switchyard', '--set', 'kafka.brokers=my-cluster-kafka-bootstrap.kafka.svc:9092']));
+  it("renders README.md's `helm install` as pasted", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const command = readme.match(/^helm install ((?:.*\\\n)*.*)/m)?.[1];
+    if (!command) throw new Error('README.md has no `helm install` line');
+    const token = 'a'.repeat(64);
+    const args = command.replace(/\\\n/g, ' ').replace('"$(openssl rand -hex 32)"', token).split(/\s+/).filter(Boolean);
+    const objects = objectsOf(helmRun(['template', ...args]));
     expect(byKind(objects, 'Deployment')).toHaveLength(4);
     expect(byKind(objects, 'ConfigMap')[0].data?.KAFKA_BROKERS).toBe('my-cluster-kafka-bootstrap.kafka.svc:9092');
+    const secretData = (name: string) => byKind(objects, 'Secret').find((o) => o.metadata.name === name)?.stringData;
+    expect(secretData('switchyard-admin')?.ADMIN_TOKEN).toBe(token);
+    expect(secretData('switchyard-workspace')?.['workspace.yaml']).toBe(readFileSync(join(ROOT, 'config/workspace.example.yaml'), 'utf8'));
   });
 
   it('refuses values that cannot work, naming the value', () => {
