@@ -8,8 +8,9 @@
  *   reference resolved by a rendered Secret or one the values file documents, PDBs and
  *   NetworkPolicies selecting what they name, each Deployment's environment equal to the values;
  * - the generated parts stay generated: values.yaml's env maps and the README table from the
- *   settings list, the kustomize manifests from the chart, the monitoring files from deploy/monitoring;
- * - the settings list stays in step with the services' own defaults.
+ *   settings tables, the kustomize manifests from the chart, the monitoring files from deploy/monitoring;
+ * - the chart's settings list holds the services' own defaults and leaves out only secrets and
+ *   what the chart sets itself.
  * Each structural check also runs on a broken copy, which it must reject.
  */
 import { execFileSync } from 'node:child_process';
@@ -17,13 +18,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { allSettingsTables } from '@switchyard/config';
 import { consoleSettingsFromEnv } from '../../apps/console/src/console-settings';
 import { deliverySettingsFromEnv } from '../../apps/delivery/src/delivery-settings';
 import { ingestSettingsFromEnv } from '../../apps/ingest/src/ingest-settings';
 import { routerSettingsFromEnv } from '../../apps/router/src/router-settings';
 import { tracingSettingsFromEnv } from '../../libs/telemetry/src/tracing-settings';
 import { renderedKustomizeFiles } from '../../scripts/helm/render-kustomize';
-import { ChartService, serviceSettings } from '../../scripts/helm/service-settings';
+import { chartManagedEnv, ChartService, serviceSettings } from '../../scripts/helm/service-settings';
 import { generatedChartFiles } from '../../scripts/helm/values';
 import { CUSTOM_RESOURCE_API_VERSIONS, helmPath, K8S_VERSIONS, ROOT, schemaFailures, validateWithSchemas } from './deploy-tools';
 
@@ -370,10 +372,18 @@ describe('Helm chart (offline)', () => {
     });
   });
 
-  it('renders the pasted `helm install switchyard deploy/helm/switchyard --set kafka.brokers=…`', () => {
-    const objects = objectsOf(helmRun(['template', 'switchyard', 'deploy/helm/switchyard', '--set', 'kafka.brokers=my-cluster-kafka-bootstrap.kafka.svc:9092']));
+  it("renders README.md's `helm install` as pasted", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const command = readme.match(/^helm install ((?:.*\\\n)*.*)/m)?.[1];
+    if (!command) throw new Error('README.md has no `helm install` line');
+    const token = 'a'.repeat(64);
+    const args = command.replace(/\\\n/g, ' ').replace('"$(openssl rand -hex 32)"', token).split(/\s+/).filter(Boolean);
+    const objects = objectsOf(helmRun(['template', ...args]));
     expect(byKind(objects, 'Deployment')).toHaveLength(4);
     expect(byKind(objects, 'ConfigMap')[0].data?.KAFKA_BROKERS).toBe('my-cluster-kafka-bootstrap.kafka.svc:9092');
+    const secretData = (name: string) => byKind(objects, 'Secret').find((o) => o.metadata.name === name)?.stringData;
+    expect(secretData('switchyard-admin')?.ADMIN_TOKEN).toBe(token);
+    expect(secretData('switchyard-workspace')?.['workspace.yaml']).toBe(readFileSync(join(ROOT, 'config/workspace.example.yaml'), 'utf8'));
   });
 
   it('refuses values that cannot work, naming the value', () => {
@@ -449,23 +459,23 @@ describe('the chart settings list', () => {
     expect(tracingSettingsFromEnv(defaults('all'))).toEqual(tracingSettingsFromEnv({}));
   });
 
-  it('names every variable the services read, once', () => {
+  it('names every variable of the settings tables once, but secrets and what the chart sets itself', () => {
     const listed = serviceSettings().map((s) => s.env);
     expect(new Set(listed).size).toBe(listed.length);
-    const chartManaged = (readFileSync(join(CHART, 'templates/_helpers.tpl'), 'utf8').match(/chartManagedEnv" -\}\}\n\{\{- list (.*) \| toJson/)?.[1] ?? '')
-      .split(' ')
-      .map((n) => n.replace(/"/g, ''));
-    const sources = [
-      'libs/config/src/common-settings.ts',
-      'libs/config/src/kafka-client-settings.ts',
-      'apps/ingest/src/ingest-settings.ts',
-      'apps/router/src/router-settings.ts',
-      'apps/delivery/src/delivery-settings.ts',
-      'apps/console/src/console-settings.ts',
-    ];
-    const read = sources.flatMap((f) => [...readFileSync(join(ROOT, f), 'utf8').matchAll(/env[A-Z]\w*\(env, '([A-Z0-9_]+)'/g)].map((m) => m[1]));
-    expect(read.length).toBeGreaterThan(40);
-    const missing = read.filter((name) => !listed.includes(name) && !chartManaged.includes(name));
-    expect(missing).toEqual([]);
+    const rows = allSettingsTables().flatMap(({ table }) => Object.values(table.rows));
+    const managed = chartManagedEnv();
+    expect(rows.filter((row) => !listed.includes(row.env) && !managed.includes(row.env) && !row.secret).map((row) => row.env)).toEqual([]);
+    expect(rows.filter((row) => row.secret && listed.includes(row.env)).map((row) => row.env)).toEqual([]);
+    // The chart's own list names settings (or the image's SWITCHYARD_SERVICE), so a renamed setting cannot linger in it.
+    const known = new Set([...rows.map((row) => row.env), 'SWITCHYARD_SERVICE']);
+    expect(managed.filter((name) => !known.has(name))).toEqual([]);
+    expect(managed).toEqual(expect.arrayContaining(['KAFKA_BROKERS', 'ADMIN_TOKEN', 'WORKSPACE_CONFIG']));
+    const helpers = readFileSync(join(CHART, 'templates/_helpers.tpl'), 'utf8');
+    expect(() => chartManagedEnv(helpers.replace('chartManagedEnv', 'managedEnv'))).toThrow(/chartManagedEnv/);
   });
+
+  it('leaves the build commit to the image, whose value a ConfigMap entry would override', () => {
+    expect(serviceSettings().find((s) => s.env === 'SWITCHYARD_COMMIT')?.default).toBe('');
+  });
+
 });
