@@ -1,5 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVICE_NAMES } from '@switchyard/config';
 import { ChartService, serviceSettings, ServiceSetting } from './service-settings';
 
 /** The chart whose values.yaml and README.md carry the generated blocks. */
@@ -7,35 +8,53 @@ export const CHART_DIR = join(__dirname, '..', '..', 'deploy', 'helm', 'switchya
 export const VALUES_FILE = join(CHART_DIR, 'values.yaml');
 export const README_FILE = join(CHART_DIR, 'README.md');
 
-const BEGIN = 'BEGIN generated settings: node -r @swc-node/register scripts/helm/values.ts';
+const BEGIN = 'BEGIN generated settings: npm run helm:generate';
 const END = 'END generated settings';
-const SECTIONS: ChartService[] = ['all', 'ingest', 'router', 'delivery', 'console'];
+const SECTIONS: ChartService[] = ['all', ...SERVICE_NAMES];
 
 /** A YAML scalar that stays a string: env values are strings, and `true` or `6` must not become a boolean or number. */
 const yamlString = (value: string) => JSON.stringify(value);
 
+/** `text` as comment lines of at most `width` characters, each starting with `prefix`. */
+function commentLines(text: string, prefix: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = prefix;
+  for (const word of text.split(' ')) {
+    if (line !== prefix && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = prefix;
+    }
+    line += line === prefix ? word : ` ${word}`;
+  }
+  return [...lines, line];
+}
+
 /** The `env:` block of values.yaml: one map per service, each key commented with what it does. */
 export function envValuesBlock(settings: ServiceSetting[]): string {
   const lines = [
-    '# Environment of the services, by who reads it (`all`: every service). Defaults are the services',
-    '# own; "" leaves a variable unset. Kafka connection, ports, the workspace path and the admin',
-    '# token are set from the sections above, not here.',
+    '# Environment of the services, by who reads it (`all`: every service), generated from their',
+    '# settings tables (docs/configuration.md). Defaults are the services\' own; "" leaves a variable',
+    '# unset. Kafka connection, ports, the workspace path and the admin token are set from the',
+    '# sections above, not here; other secrets go in `secretEnv`.',
     'env:',
   ];
   for (const section of SECTIONS) {
     lines.push(`  ${section}:`);
     for (const s of settings.filter((x) => x.service === section)) {
-      lines.push(`    # ${s.description}`, `    ${s.env}: ${yamlString(s.default)}`);
+      lines.push(...commentLines(s.description, '    # '), `    ${s.env}: ${yamlString(s.default)}`);
     }
   }
   return lines.join('\n');
 }
 
+/** Text inside a Markdown table cell: a pipe would end the cell. */
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
 /** The README table of the same settings. */
 export function envReadmeTable(settings: ServiceSetting[]): string {
   const rows = settings.map(
     (s) =>
-      `| \`env.${s.service}.${s.env}\` | ${s.default === '' ? 'unset' : `\`${s.default}\``} | ${s.description} |`,
+      `| \`env.${s.service}.${s.env}\` | ${s.default === '' ? 'unset' : `\`${cell(s.default)}\``} | ${cell(s.description)} |`,
   );
   return ['| value | default | what it does |', '| --- | --- | --- |', ...rows].join('\n');
 }
@@ -56,11 +75,4 @@ export function generatedChartFiles(settings: ServiceSetting[] = serviceSettings
     [VALUES_FILE]: replaceGenerated(readFileSync(VALUES_FILE, 'utf8'), envValuesBlock(settings), VALUES_FILE),
     [README_FILE]: replaceGenerated(readFileSync(README_FILE, 'utf8'), envReadmeTable(settings), README_FILE),
   };
-}
-
-if (require.main === module) {
-  for (const [file, text] of Object.entries(generatedChartFiles())) {
-    writeFileSync(file, text);
-    process.stdout.write(`wrote ${file}\n`);
-  }
 }

@@ -38,7 +38,11 @@ export const kustomizePath = () => installedTool('setup-kustomize.sh');
 export const helmPath = () => installedTool('setup-helm.sh');
 
 export function validateWithSchemas(files: string[]): { validator: string; results: SchemaResult[] } {
-  const args = [join(__dirname, 'validate_manifests.py'), ...K8S_VERSIONS.flatMap((v) => ['--k8s-version', v]), ...files];
+  const args = [
+    join(__dirname, 'validate_manifests.py'),
+    ...K8S_VERSIONS.flatMap((v) => ['--k8s-version', v]),
+    ...files,
+  ];
   const out = execFileSync(python, args, {
     cwd: ROOT,
     env: { ...process.env, PYTHONPATH: installedTool('setup-validator.sh'), PYTHONDONTWRITEBYTECODE: '1' },

@@ -8,8 +8,9 @@
  *   reference resolved by a rendered Secret or one the values file documents, PDBs and
  *   NetworkPolicies selecting what they name, each Deployment's environment equal to the values;
  * - the generated parts stay generated: values.yaml's env maps and the README table from the
- *   settings list, the kustomize manifests from the chart, the monitoring files from deploy/monitoring;
- * - the settings list stays in step with the services' own defaults.
+ *   settings tables, the kustomize manifests from the chart, the monitoring files from deploy/monitoring;
+ * - the chart's settings list holds the services' own defaults and leaves out only secrets and
+ *   what the chart sets itself.
  * Each structural check also runs on a broken copy, which it must reject.
  */
 import { execFileSync } from 'node:child_process';
@@ -17,15 +18,23 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { allSettingsTables } from '@switchyard/config';
 import { consoleSettingsFromEnv } from '../../apps/console/src/console-settings';
 import { deliverySettingsFromEnv } from '../../apps/delivery/src/delivery-settings';
 import { ingestSettingsFromEnv } from '../../apps/ingest/src/ingest-settings';
 import { routerSettingsFromEnv } from '../../apps/router/src/router-settings';
 import { tracingSettingsFromEnv } from '../../libs/telemetry/src/tracing-settings';
 import { renderedKustomizeFiles } from '../../scripts/helm/render-kustomize';
-import { ChartService, serviceSettings } from '../../scripts/helm/service-settings';
+import { chartManagedEnv, ChartService, serviceSettings } from '../../scripts/helm/service-settings';
 import { generatedChartFiles } from '../../scripts/helm/values';
-import { CUSTOM_RESOURCE_API_VERSIONS, helmPath, K8S_VERSIONS, ROOT, schemaFailures, validateWithSchemas } from './deploy-tools';
+import {
+  CUSTOM_RESOURCE_API_VERSIONS,
+  helmPath,
+  K8S_VERSIONS,
+  ROOT,
+  schemaFailures,
+  validateWithSchemas,
+} from './deploy-tools';
 
 const CHART = join(ROOT, 'deploy/helm/switchyard');
 const VALUES_FILES = ['values-minimal.yaml', 'values-production.yaml', 'values-keda.yaml'];
@@ -66,7 +75,12 @@ let helm = '';
 let workDir = '';
 
 function helmRun(args: string[]): string {
-  return execFileSync(helm, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync(helm, args, {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** `helm template` of the chart as release "switchyard" in namespace "switchyard". */
@@ -100,7 +114,10 @@ const matches = (selector: Selector | undefined, labels: Record<string, string> 
 function podTemplates(objects: K8sObject[]): Array<{ owner: string; template: PodTemplate }> {
   return objects
     .filter((o) => o.kind === 'Deployment' || o.kind === 'Job')
-    .map((o) => ({ owner: `${o.kind}/${o.metadata.name}`, template: (o.spec as { template: PodTemplate }).template }));
+    .map((o) => ({
+      owner: `${o.kind}/${o.metadata.name}`,
+      template: (o.spec as { template: PodTemplate }).template,
+    }));
 }
 
 function deploymentOf(objects: K8sObject[], service: Service): PodTemplate {
@@ -117,9 +134,12 @@ function securityProblems(objects: K8sObject[]): string[] {
     template.spec.containers.flatMap((c) => {
       const pod = template.spec.securityContext ?? {};
       const problems: string[] = [];
-      if ((c.securityContext?.runAsNonRoot ?? pod.runAsNonRoot) !== true) problems.push(`${owner}/${c.name}: not runAsNonRoot`);
-      if ((c.securityContext?.runAsUser ?? pod.runAsUser) === 0) problems.push(`${owner}/${c.name}: runs as uid 0`);
-      if (c.securityContext?.readOnlyRootFilesystem !== true) problems.push(`${owner}/${c.name}: root filesystem is writable`);
+      if ((c.securityContext?.runAsNonRoot ?? pod.runAsNonRoot) !== true)
+        problems.push(`${owner}/${c.name}: not runAsNonRoot`);
+      if ((c.securityContext?.runAsUser ?? pod.runAsUser) === 0)
+        problems.push(`${owner}/${c.name}: runs as uid 0`);
+      if (c.securityContext?.readOnlyRootFilesystem !== true)
+        problems.push(`${owner}/${c.name}: root filesystem is writable`);
       return problems;
     }),
   );
@@ -135,31 +155,43 @@ function documentedSecrets(valuesText: string): Map<string, string[]> {
     .replace(/\\\n/g, ' ');
   const secrets = new Map<string, string[]>();
   for (const m of comments.matchAll(/create secret (generic|tls) (\S+)([^\n]*)/g)) {
-    const keys = m[1] === 'tls' ? ['tls.crt', 'tls.key'] : [...m[3].matchAll(/--from-(?:literal|file)=([^=\s]+)=/g)].map((k) => k[1]);
+    const keys =
+      m[1] === 'tls'
+        ? ['tls.crt', 'tls.key']
+        : [...m[3].matchAll(/--from-(?:literal|file)=([^=\s]+)=/g)].map((k) => k[1]);
     secrets.set(m[2], keys);
   }
   return secrets;
 }
 
 function secretReferenceProblems(objects: K8sObject[], documented: Map<string, string[]>): string[] {
-  const rendered = new Map(byKind(objects, 'Secret').map((s) => [s.metadata.name, Object.keys({ ...s.data, ...s.stringData })]));
+  const rendered = new Map(
+    byKind(objects, 'Secret').map((s) => [s.metadata.name, Object.keys({ ...s.data, ...s.stringData })]),
+  );
   const problems: string[] = [];
   const check = (where: string, name: string, key?: string) => {
     const keys = rendered.get(name) ?? documented.get(name);
     if (!keys) problems.push(`${where}: Secret ${name} is neither rendered nor documented`);
-    else if (key !== undefined && !keys.includes(key)) problems.push(`${where}: Secret ${name} has no key ${key}`);
+    else if (key !== undefined && !keys.includes(key))
+      problems.push(`${where}: Secret ${name} has no key ${key}`);
   };
   for (const { owner, template } of podTemplates(objects)) {
-    for (const v of template.spec.volumes ?? []) if (v.secret) check(`${owner} volume ${v.name}`, v.secret.secretName);
+    for (const v of template.spec.volumes ?? [])
+      if (v.secret) check(`${owner} volume ${v.name}`, v.secret.secretName);
     for (const c of template.spec.containers) {
-      for (const e of c.env ?? []) if (e.valueFrom?.secretKeyRef) check(`${owner} env ${e.name}`, e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key);
+      for (const e of c.env ?? [])
+        if (e.valueFrom?.secretKeyRef)
+          check(`${owner} env ${e.name}`, e.valueFrom.secretKeyRef.name, e.valueFrom.secretKeyRef.key);
     }
   }
   for (const ingress of byKind(objects, 'Ingress')) {
-    for (const tls of (ingress.spec as { tls?: Array<{ secretName: string }> }).tls ?? []) check(`Ingress ${ingress.metadata.name}`, tls.secretName, 'tls.crt');
+    for (const tls of (ingress.spec as { tls?: Array<{ secretName: string }> }).tls ?? [])
+      check(`Ingress ${ingress.metadata.name}`, tls.secretName, 'tls.crt');
   }
   for (const auth of byKind(objects, 'TriggerAuthentication')) {
-    for (const ref of (auth.spec as { secretTargetRef: Array<{ name: string; key: string }> }).secretTargetRef) check(`TriggerAuthentication ${auth.metadata.name}`, ref.name, ref.key);
+    for (const ref of (auth.spec as { secretTargetRef: Array<{ name: string; key: string }> })
+      .secretTargetRef)
+      check(`TriggerAuthentication ${auth.metadata.name}`, ref.name, ref.key);
   }
   return problems;
 }
@@ -169,13 +201,18 @@ function pdbProblems(objects: K8sObject[]): string[] {
   const covered = new Set<string>();
   for (const pdb of byKind(objects, 'PodDisruptionBudget')) {
     const selector = (pdb.spec as { selector: Selector }).selector;
-    const targets = byKind(objects, 'Deployment').filter((d) => matches(selector, (d.spec as { template: PodTemplate }).template.metadata?.labels));
+    const targets = byKind(objects, 'Deployment').filter((d) =>
+      matches(selector, (d.spec as { template: PodTemplate }).template.metadata?.labels),
+    );
     if (targets.length !== 1 || targets[0].metadata.name !== pdb.metadata.name) {
-      problems.push(`PDB ${pdb.metadata.name} selects ${targets.map((t) => t.metadata.name).join(', ') || 'no Deployment'}`);
+      problems.push(
+        `PDB ${pdb.metadata.name} selects ${targets.map((t) => t.metadata.name).join(', ') || 'no Deployment'}`,
+      );
     }
     targets.forEach((t) => covered.add(t.metadata.name));
   }
-  for (const d of byKind(objects, 'Deployment')) if (!covered.has(d.metadata.name)) problems.push(`${d.metadata.name} has no PDB`);
+  for (const d of byKind(objects, 'Deployment'))
+    if (!covered.has(d.metadata.name)) problems.push(`${d.metadata.name} has no PDB`);
   return problems;
 }
 
@@ -185,12 +222,18 @@ function networkPolicyProblems(objects: K8sObject[]): string[] {
   const policies = byKind(objects, 'NetworkPolicy');
   for (const policy of policies) {
     const selector = (policy.spec as { podSelector: Selector }).podSelector;
-    const selected = byKind(objects, 'Deployment').filter((d) => matches(selector, (d.spec as { template: PodTemplate }).template.metadata?.labels));
+    const selected = byKind(objects, 'Deployment').filter((d) =>
+      matches(selector, (d.spec as { template: PodTemplate }).template.metadata?.labels),
+    );
     if (selected.length !== 1 || selected[0].metadata.name !== policy.metadata.name) {
-      problems.push(`NetworkPolicy ${policy.metadata.name} selects ${selected.map((d) => d.metadata.name).join(', ') || 'no pods'}`);
+      problems.push(
+        `NetworkPolicy ${policy.metadata.name} selects ${selected.map((d) => d.metadata.name).join(', ') || 'no pods'}`,
+      );
     }
   }
-  for (const d of byKind(objects, 'Deployment')) if (!policies.some((p) => p.metadata.name === d.metadata.name)) problems.push(`${d.metadata.name} has no NetworkPolicy`);
+  for (const d of byKind(objects, 'Deployment'))
+    if (!policies.some((p) => p.metadata.name === d.metadata.name))
+      problems.push(`${d.metadata.name} has no NetworkPolicy`);
   return problems;
 }
 
@@ -209,7 +252,14 @@ function containerEnv(objects: K8sObject[], container: Container): Record<string
 }
 
 interface ChartValues {
-  kafka: { brokers: string; replicationFactor: string; minInsyncReplicas: string; tls: { enabled: boolean; ca: boolean }; sasl: { mechanism: string }; existingSecret: string };
+  kafka: {
+    brokers: string;
+    replicationFactor: string;
+    minInsyncReplicas: string;
+    tls: { enabled: boolean; ca: boolean };
+    sasl: { mechanism: string };
+    existingSecret: string;
+  };
   admin: { existingSecret: string; existingSecretKey: string };
   env: Record<ChartService, Record<string, string>>;
 }
@@ -217,7 +267,8 @@ interface ChartValues {
 /** The environment a service must get from these values: the env maps, and what the chart derives from kafka.* and admin.*. */
 function expectedEnv(values: ChartValues, service: Service): Record<string, string> {
   const port = { ingest: '8080', router: '8081', delivery: '8082', console: '8083' }[service];
-  const nonEmpty = (vars: Record<string, string>) => Object.fromEntries(Object.entries(vars).filter(([, v]) => v !== ''));
+  const nonEmpty = (vars: Record<string, string>) =>
+    Object.fromEntries(Object.entries(vars).filter(([, v]) => v !== ''));
   const k = values.kafka;
   return {
     KAFKA_BROKERS: k.brokers,
@@ -245,12 +296,22 @@ function expectedEnv(values: ChartValues, service: Service): Record<string, stri
 /** Chart defaults overlaid with a values file, maps merged key by key as helm does. */
 function mergedValues(file: string): ChartValues {
   const merge = (base: unknown, over: unknown): unknown => {
-    if (typeof base !== 'object' || base === null || Array.isArray(base) || typeof over !== 'object' || over === null) return over ?? base;
+    if (
+      typeof base !== 'object' ||
+      base === null ||
+      Array.isArray(base) ||
+      typeof over !== 'object' ||
+      over === null
+    )
+      return over ?? base;
     const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
     for (const [k, v] of Object.entries(over)) out[k] = merge(out[k], v);
     return out;
   };
-  return merge(parse(readFileSync(valuesFile('values.yaml'), 'utf8')), parse(readFileSync(valuesFile(file), 'utf8'))) as ChartValues;
+  return merge(
+    parse(readFileSync(valuesFile('values.yaml'), 'utf8')),
+    parse(readFileSync(valuesFile(file), 'utf8')),
+  ) as ChartValues;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -270,7 +331,9 @@ describe('Helm chart (offline)', () => {
   afterAll(() => workDir && rmSync(workDir, { recursive: true, force: true }));
 
   it.each(['values.yaml', ...VALUES_FILES])('helm lint --strict passes with %s', (file) => {
-    expect(helmRun(['lint', '--strict', CHART, '-f', valuesFile(file)])).toMatch(/1 chart\(s\) linted, 0 chart\(s\) failed/);
+    expect(helmRun(['lint', '--strict', CHART, '-f', valuesFile(file)])).toMatch(
+      /1 chart\(s\) linted, 0 chart\(s\) failed/,
+    );
   });
 
   it(`every render passes the Kubernetes ${K8S_VERSIONS.join(' and ')} schemas, strictly`, () => {
@@ -282,21 +345,35 @@ describe('Helm chart (offline)', () => {
     expect(results.filter((r) => r.status === 'valid')).toHaveLength(builtIn.length * K8S_VERSIONS.length);
     // A broken render is rejected.
     const broken = join(workDir, 'broken.yaml');
-    writeFileSync(broken, readFileSync(renders['values-production.yaml'], 'utf8').replace('readinessProbe:', 'readinesProbe:'));
+    writeFileSync(
+      broken,
+      readFileSync(renders['values-production.yaml'], 'utf8').replace('readinessProbe:', 'readinesProbe:'),
+    );
     expect(schemaFailures(validateWithSchemas([broken]).results).join('\n')).toMatch(/readinesProbe/);
   });
 
   it('renders what each values file asks for', () => {
-    const kinds = (file: string) => new Set(objectsOf(readFileSync(renders[file], 'utf8')).map((o) => o.kind));
-    expect([...kinds('values-production.yaml')]).toEqual(expect.arrayContaining(['NetworkPolicy', 'PodMonitor', 'PrometheusRule', 'Ingress', 'Job']));
-    expect([...kinds('values-keda.yaml')]).toEqual(expect.arrayContaining(['ScaledObject', 'TriggerAuthentication']));
+    const kinds = (file: string) =>
+      new Set(objectsOf(readFileSync(renders[file], 'utf8')).map((o) => o.kind));
+    expect([...kinds('values-production.yaml')]).toEqual(
+      expect.arrayContaining(['NetworkPolicy', 'PodMonitor', 'PrometheusRule', 'Ingress', 'Job']),
+    );
+    expect([...kinds('values-keda.yaml')]).toEqual(
+      expect.arrayContaining(['ScaledObject', 'TriggerAuthentication']),
+    );
     expect([...kinds('values-minimal.yaml')]).not.toContain('NetworkPolicy');
     const production = objectsOf(readFileSync(renders['values-production.yaml'], 'utf8'));
     for (const s of ['ingest', 'router', 'delivery'] as const) {
-      expect(byKind(production, 'Deployment').find((d) => d.metadata.name === `switchyard-${s}`)?.spec?.replicas).toBe(3);
+      expect(
+        byKind(production, 'Deployment').find((d) => d.metadata.name === `switchyard-${s}`)?.spec?.replicas,
+      ).toBe(3);
     }
-    const dashboard = byKind(production, 'ConfigMap').find((c) => c.metadata.labels?.grafana_dashboard === '1');
-    expect(JSON.parse(dashboard?.data?.['switchyard.json'] ?? '{}')).toEqual(JSON.parse(readFileSync(join(ROOT, 'deploy/monitoring/grafana-dashboard.json'), 'utf8')));
+    const dashboard = byKind(production, 'ConfigMap').find(
+      (c) => c.metadata.labels?.grafana_dashboard === '1',
+    );
+    expect(JSON.parse(dashboard?.data?.['switchyard.json'] ?? '{}')).toEqual(
+      JSON.parse(readFileSync(join(ROOT, 'deploy/monitoring/grafana-dashboard.json'), 'utf8')),
+    );
   });
 
   describe('the production render', () => {
@@ -312,15 +389,26 @@ describe('Helm chart (offline)', () => {
       expect(securityProblems(objects)).toEqual([]);
       const broken = structuredClone(objects);
       deploymentOf(broken, 'router').spec.containers[0].securityContext!.readOnlyRootFilesystem = false;
-      expect(securityProblems(broken)).toEqual(['Deployment/switchyard-router/router: root filesystem is writable']);
+      expect(securityProblems(broken)).toEqual([
+        'Deployment/switchyard-router/router: root filesystem is writable',
+      ]);
     });
 
     it('resolves every Secret reference to a rendered Secret or one the values file documents, key included', () => {
-      expect([...documented.keys()].sort()).toEqual(['events-example-com-tls', 'switchyard-admin', 'switchyard-console-example-com-tls', 'switchyard-kafka', 'switchyard-workspace']);
+      expect([...documented.keys()].sort()).toEqual([
+        'events-example-com-tls',
+        'switchyard-admin',
+        'switchyard-console-example-com-tls',
+        'switchyard-kafka',
+        'switchyard-workspace',
+      ]);
       expect(secretReferenceProblems(objects, documented)).toEqual([]);
       const broken = structuredClone(objects);
-      deploymentOf(broken, 'ingest').spec.volumes!.find((v) => v.name === 'workspace')!.secret!.secretName = 'nowhere';
-      deploymentOf(broken, 'delivery').spec.containers[0].env!.find((e) => e.name === 'ADMIN_TOKEN')!.valueFrom!.secretKeyRef!.key = 'TOKEN';
+      deploymentOf(broken, 'ingest').spec.volumes!.find((v) => v.name === 'workspace')!.secret!.secretName =
+        'nowhere';
+      deploymentOf(broken, 'delivery').spec.containers[0].env!.find(
+        (e) => e.name === 'ADMIN_TOKEN',
+      )!.valueFrom!.secretKeyRef!.key = 'TOKEN';
       expect(secretReferenceProblems(broken, documented)).toEqual([
         'Deployment/switchyard-ingest volume workspace: Secret nowhere is neither rendered nor documented',
         'Deployment/switchyard-delivery env ADMIN_TOKEN: Secret switchyard-admin has no key TOKEN',
@@ -331,58 +419,115 @@ describe('Helm chart (offline)', () => {
       expect(byKind(objects, 'PodDisruptionBudget')).toHaveLength(4);
       expect(pdbProblems(objects)).toEqual([]);
       const broken = structuredClone(objects);
-      (byKind(broken, 'PodDisruptionBudget')[0].spec as { selector: Selector }).selector.matchLabels!['app.kubernetes.io/component'] = 'router';
-      expect(pdbProblems(broken)).toEqual(['PDB switchyard-ingest selects switchyard-router', 'switchyard-ingest has no PDB']);
+      (byKind(broken, 'PodDisruptionBudget')[0].spec as { selector: Selector }).selector.matchLabels![
+        'app.kubernetes.io/component'
+      ] = 'router';
+      expect(pdbProblems(broken)).toEqual([
+        'PDB switchyard-ingest selects switchyard-router',
+        'switchyard-ingest has no PDB',
+      ]);
     });
 
     it('has a NetworkPolicy selecting exactly the pods it is named for', () => {
       expect(networkPolicyProblems(objects)).toEqual([]);
       const broken = structuredClone(objects);
-      delete (byKind(broken, 'NetworkPolicy')[1].spec as { podSelector: Selector }).podSelector.matchLabels!['app.kubernetes.io/component'];
-      expect(networkPolicyProblems(broken)).toEqual(['NetworkPolicy switchyard-router selects switchyard-ingest, switchyard-router, switchyard-delivery, switchyard-console']);
+      delete (byKind(broken, 'NetworkPolicy')[1].spec as { podSelector: Selector }).podSelector.matchLabels![
+        'app.kubernetes.io/component'
+      ];
+      expect(networkPolicyProblems(broken)).toEqual([
+        'NetworkPolicy switchyard-router selects switchyard-ingest, switchyard-router, switchyard-delivery, switchyard-console',
+      ]);
     });
 
     it('lets router and delivery be reached only by the scraper (and delivery by the console), and keeps delivery off cluster ranges', () => {
-      const policy = (name: Service) => byKind(objects, 'NetworkPolicy').find((p) => p.metadata.name === `switchyard-${name}`)!.spec as {
-        ingress: Array<{ from: Array<Record<string, unknown>> }>;
-        egress?: Array<{ to: Array<{ ipBlock?: { cidr: string; except?: string[] } }> }>;
-      };
+      const policy = (name: Service) =>
+        byKind(objects, 'NetworkPolicy').find((p) => p.metadata.name === `switchyard-${name}`)!.spec as {
+          ingress: Array<{ from: Array<Record<string, unknown>> }>;
+          egress?: Array<{ to: Array<{ ipBlock?: { cidr: string; except?: string[] } }> }>;
+        };
       const sources = (name: Service) => policy(name).ingress.flatMap((r) => r.from);
       const scraper = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } };
-      const ingressController = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } };
+      const ingressController = {
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } },
+      };
       expect(sources('router')).toEqual([scraper]);
-      expect(sources('delivery')).toEqual([scraper, { podSelector: { matchLabels: expect.objectContaining({ 'app.kubernetes.io/component': 'console' }) } }]);
+      expect(sources('delivery')).toEqual([
+        scraper,
+        {
+          podSelector: { matchLabels: expect.objectContaining({ 'app.kubernetes.io/component': 'console' }) },
+        },
+      ]);
       expect(sources('ingest')).toEqual([scraper, ingressController]);
       expect(sources('console')).toEqual([scraper, ingressController]);
-      const anywhere = policy('delivery').egress!.flatMap((r) => r.to).find((t) => t.ipBlock?.cidr === '0.0.0.0/0');
-      expect(anywhere?.ipBlock?.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
+      const anywhere = policy('delivery')
+        .egress!.flatMap((r) => r.to)
+        .find((t) => t.ipBlock?.cidr === '0.0.0.0/0');
+      expect(anywhere?.ipBlock?.except).toEqual(
+        expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']),
+      );
       expect(policy('router').egress).toBeUndefined();
     });
 
-    it("gives each Deployment exactly the environment the values ask for", () => {
+    it('gives each Deployment exactly the environment the values ask for', () => {
       const values = mergedValues('values-production.yaml');
       for (const service of SERVICES) {
-        expect({ service, env: containerEnv(objects, deploymentOf(objects, service).spec.containers[0]) }).toEqual({ service, env: expectedEnv(values, service) });
+        expect({
+          service,
+          env: containerEnv(objects, deploymentOf(objects, service).spec.containers[0]),
+        }).toEqual({ service, env: expectedEnv(values, service) });
       }
       const broken = structuredClone(objects);
-      deploymentOf(broken, 'delivery').spec.containers[0].env!.find((e) => e.name === 'DELIVERY_BLOCK_PRIVATE_ADDRESSES')!.value = 'false';
-      expect(containerEnv(broken, deploymentOf(broken, 'delivery').spec.containers[0])).not.toEqual(expectedEnv(values, 'delivery'));
+      deploymentOf(broken, 'delivery').spec.containers[0].env!.find(
+        (e) => e.name === 'DELIVERY_BLOCK_PRIVATE_ADDRESSES',
+      )!.value = 'false';
+      expect(containerEnv(broken, deploymentOf(broken, 'delivery').spec.containers[0])).not.toEqual(
+        expectedEnv(values, 'delivery'),
+      );
     });
   });
 
-  it('renders the pasted `helm install switchyard deploy/helm/switchyard --set kafka.brokers=…`', () => {
-    const objects = objectsOf(helmRun(['template', 'switchyard', 'deploy/helm/switchyard', '--set', 'kafka.brokers=my-cluster-kafka-bootstrap.kafka.svc:9092']));
+  it("renders README.md's `helm install` as pasted", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const command = readme.match(/^helm install ((?:.*\\\n)*.*)/m)?.[1];
+    if (!command) throw new Error('README.md has no `helm install` line');
+    const token = 'a'.repeat(64);
+    const args = command
+      .replace(/\\\n/g, ' ')
+      .replace('"$(openssl rand -hex 32)"', token)
+      .split(/\s+/)
+      .filter(Boolean);
+    const objects = objectsOf(helmRun(['template', ...args]));
     expect(byKind(objects, 'Deployment')).toHaveLength(4);
-    expect(byKind(objects, 'ConfigMap')[0].data?.KAFKA_BROKERS).toBe('my-cluster-kafka-bootstrap.kafka.svc:9092');
+    expect(byKind(objects, 'ConfigMap')[0].data?.KAFKA_BROKERS).toBe(
+      'my-cluster-kafka-bootstrap.kafka.svc:9092',
+    );
+    const secretData = (name: string) =>
+      byKind(objects, 'Secret').find((o) => o.metadata.name === name)?.stringData;
+    expect(secretData('switchyard-admin')?.ADMIN_TOKEN).toBe(token);
+    expect(secretData('switchyard-workspace')?.['workspace.yaml']).toBe(
+      readFileSync(join(ROOT, 'config/workspace.example.yaml'), 'utf8'),
+    );
   });
 
   it('refuses values that cannot work, naming the value', () => {
-    expect(templateError(['--set', 'kafka.sasl.mechanism=scram-sha-512'])).toMatch(/kafka\.credentials\.saslUsername/);
-    expect(templateError(['--set', 'env.all.KAFKA_BROKERS=x:9092'])).toMatch(/env\.all\.KAFKA_BROKERS: KAFKA_BROKERS is set by the chart/);
-    expect(templateError(['--set', 'delivery.autoscaling.maxReplicas=12'])).toMatch(/delivery\.autoscaling\.maxReplicas 12 exceeds env\.all\.TOPIC_PARTITIONS 6/);
-    expect(templateError(['--set', 'ingest.autoscaling.kind=keda'])).toMatch(/ingest\.autoscaling\.kind keda/);
-    expect(templateError(['--set', 'admin.token=short'])).toMatch(/admin\.token must be at least 16 characters/);
-    expect(templateError(['--set', 'env.delivery.DELIVERY_RETRY_WINDOW_MS=100'])).toMatch(/env\.delivery\.DELIVERY_RETRY_WINDOW_MS must be a string/);
+    expect(templateError(['--set', 'kafka.sasl.mechanism=scram-sha-512'])).toMatch(
+      /kafka\.credentials\.saslUsername/,
+    );
+    expect(templateError(['--set', 'env.all.KAFKA_BROKERS=x:9092'])).toMatch(
+      /env\.all\.KAFKA_BROKERS: KAFKA_BROKERS is set by the chart/,
+    );
+    expect(templateError(['--set', 'delivery.autoscaling.maxReplicas=12'])).toMatch(
+      /delivery\.autoscaling\.maxReplicas 12 exceeds env\.all\.TOPIC_PARTITIONS 6/,
+    );
+    expect(templateError(['--set', 'ingest.autoscaling.kind=keda'])).toMatch(
+      /ingest\.autoscaling\.kind keda/,
+    );
+    expect(templateError(['--set', 'admin.token=short'])).toMatch(
+      /admin\.token must be at least 16 characters/,
+    );
+    expect(templateError(['--set', 'env.delivery.DELIVERY_RETRY_WINDOW_MS=100'])).toMatch(
+      /env\.delivery\.DELIVERY_RETRY_WINDOW_MS must be a string/,
+    );
   });
 
   it('never prints a secret in its install notes', () => {
@@ -391,14 +536,23 @@ describe('Helm chart (offline)', () => {
     cpSync(CHART, chart, { recursive: true });
     const notesTemplate = readFileSync(join(chart, 'templates/NOTES.txt'), 'utf8');
     rmSync(join(chart, 'templates/NOTES.txt'));
-    writeFileSync(join(chart, 'templates/_notes.tpl'), `{{- define "notes" -}}\n${notesTemplate}{{- end -}}\n`);
+    writeFileSync(
+      join(chart, 'templates/_notes.tpl'),
+      `{{- define "notes" -}}\n${notesTemplate}{{- end -}}\n`,
+    );
     writeFileSync(
       join(chart, 'templates/notes.yaml'),
       '{apiVersion: v1, kind: ConfigMap, metadata: {name: notes}, data: {notes: {{ include "notes" . | quote }}}}\n',
     );
     const workspace = join(workDir, 'workspace.yaml');
-    writeFileSync(workspace, 'sources: [{id: s, name: S, writeKey: write-key-0123456789}]\ndestinations: []\n');
-    const secrets = { 'admin.token': 'admin-token-0123456789abcdef', 'kafka.credentials.saslPassword': 'kafka-password-0123456789' };
+    writeFileSync(
+      workspace,
+      'sources: [{id: s, name: S, writeKey: write-key-0123456789}]\ndestinations: []\n',
+    );
+    const secrets = {
+      'admin.token': 'admin-token-0123456789abcdef',
+      'kafka.credentials.saslPassword': 'kafka-password-0123456789',
+    };
     const set = [
       ...Object.entries(secrets).flatMap(([k, v]) => ['--set', `${k}=${v}`]),
       ...['--set', 'kafka.sasl.mechanism=plain', '--set', 'kafka.credentials.saslUsername=switchyard'],
@@ -407,7 +561,8 @@ describe('Helm chart (offline)', () => {
     const notes = objectsOf(template([...set, '--show-only', 'templates/notes.yaml'], chart))[0].data!.notes;
     expect(notes).toMatch(/Delivery console/);
     expect(notes).toMatch(/kubectl -n switchyard get secret switchyard-admin/);
-    for (const secret of [...Object.values(secrets), 'write-key-0123456789']) expect(notes).not.toContain(secret);
+    for (const secret of [...Object.values(secrets), 'write-key-0123456789'])
+      expect(notes).not.toContain(secret);
   });
 
   it('keeps the kustomize manifests equal to the chart rendered with deploy/helm/kustomize-base.values.yaml', () => {
@@ -435,7 +590,11 @@ describe('the chart settings list', () => {
 
   it('holds the services own defaults: setting every variable to its listed default changes nothing', () => {
     const defaults = (service: ChartService) =>
-      Object.fromEntries(serviceSettings().filter((s) => (s.service === service || s.service === 'all') && s.default !== '').map((s) => [s.env, s.default]));
+      Object.fromEntries(
+        serviceSettings()
+          .filter((s) => (s.service === service || s.service === 'all') && s.default !== '')
+          .map((s) => [s.env, s.default]),
+      );
     const required = { WORKSPACE_CONFIG: '/etc/switchyard/workspace.yaml' };
     const parsers: Record<Service, (env: NodeJS.ProcessEnv) => unknown> = {
       ingest: ingestSettingsFromEnv,
@@ -444,28 +603,36 @@ describe('the chart settings list', () => {
       console: consoleSettingsFromEnv,
     };
     for (const service of SERVICES) {
-      expect({ service, settings: parsers[service]({ ...required, ...defaults(service) }) }).toEqual({ service, settings: parsers[service](required) });
+      expect({ service, settings: parsers[service]({ ...required, ...defaults(service) }) }).toEqual({
+        service,
+        settings: parsers[service](required),
+      });
     }
     expect(tracingSettingsFromEnv(defaults('all'))).toEqual(tracingSettingsFromEnv({}));
   });
 
-  it('names every variable the services read, once', () => {
+  it('names every variable of the settings tables once, but secrets and what the chart sets itself', () => {
     const listed = serviceSettings().map((s) => s.env);
     expect(new Set(listed).size).toBe(listed.length);
-    const chartManaged = (readFileSync(join(CHART, 'templates/_helpers.tpl'), 'utf8').match(/chartManagedEnv" -\}\}\n\{\{- list (.*) \| toJson/)?.[1] ?? '')
-      .split(' ')
-      .map((n) => n.replace(/"/g, ''));
-    const sources = [
-      'libs/config/src/common-settings.ts',
-      'libs/config/src/kafka-client-settings.ts',
-      'apps/ingest/src/ingest-settings.ts',
-      'apps/router/src/router-settings.ts',
-      'apps/delivery/src/delivery-settings.ts',
-      'apps/console/src/console-settings.ts',
-    ];
-    const read = sources.flatMap((f) => [...readFileSync(join(ROOT, f), 'utf8').matchAll(/env[A-Z]\w*\(env, '([A-Z0-9_]+)'/g)].map((m) => m[1]));
-    expect(read.length).toBeGreaterThan(40);
-    const missing = read.filter((name) => !listed.includes(name) && !chartManaged.includes(name));
-    expect(missing).toEqual([]);
+    const rows = allSettingsTables().flatMap(({ table }) => Object.values(table.rows));
+    const managed = chartManagedEnv();
+    expect(
+      rows
+        .filter((row) => !listed.includes(row.env) && !managed.includes(row.env) && !row.secret)
+        .map((row) => row.env),
+    ).toEqual([]);
+    expect(rows.filter((row) => row.secret && listed.includes(row.env)).map((row) => row.env)).toEqual([]);
+    // The chart's own list names settings (or the image's SWITCHYARD_SERVICE), so a renamed setting cannot linger in it.
+    const known = new Set([...rows.map((row) => row.env), 'SWITCHYARD_SERVICE']);
+    expect(managed.filter((name) => !known.has(name))).toEqual([]);
+    expect(managed).toEqual(expect.arrayContaining(['KAFKA_BROKERS', 'ADMIN_TOKEN', 'WORKSPACE_CONFIG']));
+    const helpers = readFileSync(join(CHART, 'templates/_helpers.tpl'), 'utf8');
+    expect(() => chartManagedEnv(helpers.replace('chartManagedEnv', 'managedEnv'))).toThrow(
+      /chartManagedEnv/,
+    );
+  });
+
+  it('leaves the build commit to the image, whose value a ConfigMap entry would override', () => {
+    expect(serviceSettings().find((s) => s.env === 'SWITCHYARD_COMMIT')?.default).toBe('');
   });
 });

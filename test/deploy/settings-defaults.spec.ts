@@ -1,21 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { readSetting, Setting, SERVICE_NAMES, SERVICE_SETTINGS_TABLES, ServiceName } from '@switchyard/config';
+import {
+  readSetting,
+  Setting,
+  SERVICE_NAMES,
+  SERVICE_SETTINGS_TABLES,
+  ServiceName,
+} from '@switchyard/config';
 
 const root = join(__dirname, '..', '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+/** The kustomize base: the Helm chart rendered with deploy/helm/kustomize-base.values.yaml. */
+const KUSTOMIZE_BASE = 'deploy/kubernetes/base/switchyard.yaml';
 
 /** Variables in these files that are not Switchyard settings: the runtime, Node, glibc, OpenTelemetry's SDK. */
 const NOT_SETTINGS = /^(SWITCHYARD_SERVICE|NODE_OPTIONS|MALLOC_[A-Z_]+|OTEL_[A-Z_]+)$/;
 
 /**
  * Values that differ from the settings tables' defaults on purpose, with the reason. Every other
- * value in the ConfigMap and the compose file must equal its default, so a changed default
- * cannot leave a deployment file silently pinning the old one.
+ * value in the kustomize base (its ConfigMap and Deployments) and the compose file must equal its
+ * default, so a changed default cannot leave a deployment file silently pinning the old one.
  */
 const DELIBERATE: Record<string, Record<string, string>> = {
-  'deploy/kubernetes/base/configmap.yaml': {
+  [KUSTOMIZE_BASE]: {
     KAFKA_BROKERS: 'a cluster in Kubernetes (Strimzi bootstrap Service), not the local broker',
     KAFKA_SSL: 'the example cluster listens with TLS',
     KAFKA_SSL_CA_FILE: "the cluster's CA, mounted from the switchyard-kafka Secret",
@@ -24,10 +33,9 @@ const DELIBERATE: Record<string, Record<string, string>> = {
     KAFKA_REPLICATION_FACTOR: 'production: three replicas',
     KAFKA_MIN_INSYNC_REPLICAS: 'production: a write acknowledged once two replicas have it',
     WORKSPACE_CONFIG: 'required: where the workspace Secret is mounted',
-    DELIVERY_SHUTDOWN_GRACE_MS: "in-flight jobs get longer to finish, inside the Deployment's termination grace",
+    DELIVERY_SHUTDOWN_GRACE_MS:
+      "in-flight jobs get longer to finish, inside the Deployment's termination grace",
     DELIVERY_BLOCK_PRIVATE_ADDRESSES: 'SSRF guard on: webhook URLs are customer endpoints on the internet',
-  },
-  'deploy/kubernetes/base/console.yaml': {
     CONSOLE_DELIVERY_URL: 'delivery by its Service name',
   },
   'docker/compose.yaml': {
@@ -59,24 +67,48 @@ interface Assignment {
   value: string;
 }
 
+interface K8sObject {
+  kind: string;
+  metadata: { name: string };
+  data?: Record<string, string>;
+  spec?: {
+    template: {
+      spec: { containers: Array<{ name: string; env?: Array<{ name: string; value?: string }> }> };
+    };
+  };
+}
+
+const baseObjects = parseAllDocuments(read(KUSTOMIZE_BASE))
+  .map((doc) => doc.toJSON() as K8sObject | null)
+  .filter((o): o is K8sObject => o !== null);
+
+/** The ConfigMap every Deployment reads whole (envFrom): each of its entries reaches every service. */
 function configMapAssignments(): Assignment[] {
-  const file = 'deploy/kubernetes/base/configmap.yaml';
-  const data = (parse(read(file)) as { data: Record<string, string> }).data;
+  const configMap = baseObjects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'switchyard-env');
+  if (!configMap?.data) throw new Error(`${KUSTOMIZE_BASE}: no ConfigMap switchyard-env`);
+  const data = configMap.data;
   return SERVICE_NAMES.flatMap((service) =>
-    Object.entries(data).map(([env, value]) => ({ file, service, env, value: String(value) })),
+    Object.entries(data).map(([env, value]) => ({
+      file: KUSTOMIZE_BASE,
+      service,
+      env,
+      value: String(value),
+    })),
   );
 }
 
+/** Each Deployment's own `env` values (Secret references carry no value to check). */
 function deploymentAssignments(): Assignment[] {
   return SERVICE_NAMES.flatMap((service) => {
-    const file = `deploy/kubernetes/base/${service}.yaml`;
-    const deployment = parseAllDocuments(read(file))
-      .map((doc) => doc.toJSON())
-      .find((doc) => doc?.kind === 'Deployment');
-    const env: Array<{ name: string; value?: string }> = deployment.spec.template.spec.containers[0].env ?? [];
-    return env
+    const deployment = baseObjects.find(
+      (o) => o.kind === 'Deployment' && o.metadata.name === `switchyard-${service}`,
+    );
+    const container = deployment?.spec?.template.spec.containers.find((c) => c.name === service);
+    if (!container)
+      throw new Error(`${KUSTOMIZE_BASE}: no Deployment switchyard-${service} with a ${service} container`);
+    return (container.env ?? [])
       .filter((e) => e.value !== undefined)
-      .map((e) => ({ file, service, env: e.name, value: String(e.value) }));
+      .map((e) => ({ file: KUSTOMIZE_BASE, service, env: e.name, value: String(e.value) }));
   });
 }
 
@@ -124,13 +156,15 @@ describe('deployment files against the settings tables', () => {
       const deliberate = DELIBERATE[file]?.[env] !== undefined;
       if (isDefault && deliberate) return [`${file}: ${env} is listed as an override but equals the default`];
       if (!isDefault && !deliberate && env !== 'PORT')
-        return [`${file} (${service}): ${env}=${value} differs from the default ${JSON.stringify(row.default)}`];
+        return [
+          `${file} (${service}): ${env}=${value} differs from the default ${JSON.stringify(row.default)}`,
+        ];
       return [];
     });
     expect([...new Set(pinned)]).toEqual([]);
   });
 
-  it("give each service its own default port, in the Deployment and in compose", () => {
+  it('give each service its own default port, in the Deployment and in compose', () => {
     const ports = assignments.filter((a) => a.env === 'PORT');
     expect(ports.map((a) => [a.file, a.value])).toEqual(
       ports.map((a) => [a.file, String(rowOf(a.service, 'PORT')?.default)]),
