@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { startHttpService, startWithWorkspace } from '@switchyard/service';
 import { ConsoleSettings } from './console-settings';
 import { ConsoleModule } from './console.module';
+import { serveManagementApiDocument } from './workspace/openapi';
 
 /** The pages' largest form, a destination's (five URLs with three static headers each), fits easily. */
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -17,17 +18,22 @@ export function startConsole(settings: ConsoleSettings, logger: Logger): Promise
       host: settings.host,
       buildCommit: settings.buildCommit,
       configure: (nest) => {
+        const fastify = nest.getHttpAdapter().getInstance();
+        // A merge patch is JSON; Fastify's own parser keeps its refusal of prototype keys.
+        fastify.addContentTypeParser(
+          'application/merge-patch+json',
+          { parseAs: 'string' },
+          fastify.getDefaultJsonParser('error', 'error'),
+        );
+        serveManagementApiDocument(nest);
         // The pages' forms post urlencoded bodies; Fastify parses only JSON by itself.
-        nest
-          .getHttpAdapter()
-          .getInstance()
-          .addContentTypeParser(
-            'application/x-www-form-urlencoded',
-            { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
-            (_request, body, done) => {
-              done(null, Object.fromEntries(new URLSearchParams(String(body))));
-            },
-          );
+        fastify.addContentTypeParser(
+          'application/x-www-form-urlencoded',
+          { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+          (_request, body, done) => {
+            done(null, Object.fromEntries(new URLSearchParams(String(body))));
+          },
+        );
       },
     }),
   );

@@ -1,21 +1,60 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Workspace } from '@switchyard/config';
+import { TopicNames } from '@switchyard/contracts';
+import { KafkaClient } from '@switchyard/kafka';
 import { ApiTokens, serviceProviders } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
+import { WorkspaceTopic } from '@switchyard/workspace';
 import { ConsoleApiController } from './api/console-api.controller';
 import { ConsoleAuthGuard } from './auth/console-auth.guard';
 import { ConsoleSessions } from './auth/console-sessions';
 import { ConsoleSettings } from './console-settings';
 import { ConsoleViews } from './console-views';
-import { INDEXES } from './console.tokens';
+import { INDEXES, KAFKA_CLIENT, TOPICS } from './console.tokens';
 import { AttemptIndex } from './index/attempt-index';
 import { CallSample } from './index/call-sample';
 import { DeadLetterIndex } from './index/dead-letter-index';
 import { ConsoleIndexes } from './kafka/console-feed';
 import { ConsoleKafka } from './kafka/console-kafka';
 import { DeliveryReplay } from './replay/delivery-replay';
-import { ConsolePagesController } from './web/console-pages.controller';
+import { DestinationTester } from './web/destination-tester';
+import { WEB_PAGE_CONTROLLERS } from './web/web-controllers';
+import { AuditTrail } from './workspace/audit-trail';
+import { ConsoleWorkspace, loadApiTokens } from './workspace/console-workspace';
+import { fileResources, fileWorkspaceLog } from './workspace/file-workspace';
+import { IngestDestinationTester } from './workspace/ingest-destination-tester';
+import { KafkaWorkspaceLog } from './workspace/kafka-workspace-log';
+import { WorkspaceAdmin } from './workspace/workspace-admin';
+import { WorkspaceApiController } from './workspace/workspace-api.controller';
+
+/**
+ * The management API over the workspace: writes go to the workspace topic (and the console
+ * follows it, fills the audit trail and seeds it); with a mounted file the API reads the file and
+ * refuses changes.
+ */
+function workspaceProviders(workspace: Workspace): Provider[] {
+  if (!(workspace instanceof WorkspaceTopic))
+    return [
+      {
+        provide: WorkspaceAdmin,
+        useValue: new WorkspaceAdmin(fileResources(workspace), fileWorkspaceLog, undefined),
+      },
+    ];
+  return [
+    {
+      provide: KafkaWorkspaceLog,
+      useFactory: (kafka: KafkaClient, topics: TopicNames) => new KafkaWorkspaceLog(kafka, topics, workspace),
+      inject: [KAFKA_CLIENT, TOPICS],
+    },
+    {
+      provide: WorkspaceAdmin,
+      useFactory: (log: KafkaWorkspaceLog) => new WorkspaceAdmin(workspace.resources, log, workspace.cipher),
+      inject: [KafkaWorkspaceLog],
+    },
+    ConsoleWorkspace,
+  ];
+}
 
 @Module({})
 export class ConsoleModule {
@@ -23,7 +62,7 @@ export class ConsoleModule {
     return {
       module: ConsoleModule,
       imports: [ObservabilityModule],
-      controllers: [ConsoleApiController, ConsolePagesController],
+      controllers: [ConsoleApiController, WorkspaceApiController, ...WEB_PAGE_CONTROLLERS],
       providers: [
         { provide: ConsoleSettings, useValue: settings },
         ...serviceProviders('console', settings, logger, workspace),
@@ -37,7 +76,15 @@ export class ConsoleModule {
         },
         ConsoleKafka,
         ConsoleViews,
-        { provide: ApiTokens, useValue: ApiTokens.from(settings.adminToken) },
+        ...workspaceProviders(workspace),
+        { provide: AuditTrail, useValue: new AuditTrail(settings.auditRecords) },
+        {
+          provide: DestinationTester,
+          useFactory: (views: ConsoleViews) =>
+            new IngestDestinationTester(settings.ingestUrl, workspace, views),
+          inject: [ConsoleViews],
+        },
+        { provide: ApiTokens, useValue: loadApiTokens(settings) },
         {
           provide: ConsoleSessions,
           useFactory: (tokens: ApiTokens) =>

@@ -28,7 +28,7 @@ export class WorkspaceState {
   private readonly sources = new Map<string, StoredResource<Source>>();
   private readonly destinations = new Map<string, StoredResource<Destination>>();
 
-  constructor(private readonly cipher: SecretCipher | undefined) {}
+  constructor(readonly cipher: SecretCipher | undefined) {}
 
   apply(key: string, value: Buffer | null): ApplyOutcome {
     const parsed = parseWorkspaceRecordKey(key);

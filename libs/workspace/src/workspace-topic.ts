@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { countSkippedWorkspaceRecord, Workspace } from '@switchyard/config';
 import { KafkaClient, TopicReplica } from '@switchyard/kafka';
+import { SecretCipher } from './secret-cipher';
 import { WorkspaceState } from './workspace-state';
 
 /** A record of the workspace topic, as the reader hands it over. */
@@ -18,6 +19,9 @@ export interface WorkspaceTopicRecord {
  */
 export class WorkspaceTopic extends Workspace {
   private replica: TopicReplica | undefined;
+  private followed!: () => void;
+  /** Resolves once follow() has read the topic whole. */
+  private readonly following = new Promise<void>((resolve) => (this.followed = resolve));
 
   constructor(
     private readonly state: WorkspaceState,
@@ -31,6 +35,11 @@ export class WorkspaceTopic extends Workspace {
     return this.state;
   }
 
+  /** What seals and opens the topic's secrets; undefined without WORKSPACE_ENCRYPTION_KEYS. */
+  get cipher(): SecretCipher | undefined {
+    return this.state.cipher;
+  }
+
   /**
    * Reads the topic from its beginning and follows it; resolves once it has applied every record
    * the topic held. Should the topic become unreachable later, the last workspace applied stays.
@@ -38,6 +47,7 @@ export class WorkspaceTopic extends Workspace {
   async follow(kafka: KafkaClient, topic: string): Promise<void> {
     this.replica = new TopicReplica(kafka, topic, (records) => this.apply(records), this.logger);
     await this.replica.start();
+    this.followed();
   }
 
   /** Applied everything the topic held when it was first read. */
@@ -45,10 +55,10 @@ export class WorkspaceTopic extends Workspace {
     return this.replica?.caughtUp ?? false;
   }
 
-  /** Resolves once every record written before the call has been applied. */
-  catchUp(): Promise<void> {
-    if (!this.replica) throw new Error('the workspace topic is not followed yet');
-    return this.replica.catchUp();
+  /** Resolves once every record written before the call has been applied (and the topic was read whole). */
+  async catchUp(): Promise<void> {
+    await this.following;
+    await this.replica!.catchUp();
   }
 
   async stop(): Promise<void> {

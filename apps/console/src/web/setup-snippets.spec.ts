@@ -1,4 +1,4 @@
-import { guessedIngestUrl, setupSnippets } from './setup-snippets';
+import { setupSnippets } from './setup-snippets';
 
 const INGEST = 'https://events.example.com';
 const KEY = 'sk_AbC123-_xyz';
@@ -48,19 +48,5 @@ describe('setup snippets', () => {
     expect(js.match(/<\/script>/g)).toEqual(['</script>']);
     expect(js.trimEnd().endsWith('</script>')).toBe(true);
     expect(snippet('curl', hostile)).toContain(`curl -u 'k"'\\'');</script><b>:'`);
-  });
-});
-
-describe('guessedIngestUrl', () => {
-  it('is the console’s scheme and host on ingest’s default port', () => {
-    expect(guessedIngestUrl({ protocol: 'https', hostname: 'console.example.com' })).toBe(
-      'https://console.example.com:8080',
-    );
-    expect(guessedIngestUrl({ protocol: 'http', hostname: '[::1]' })).toBe('http://[::1]:8080');
-  });
-
-  it('falls back to loopback when the Host header cannot be written into a URL', () => {
-    expect(guessedIngestUrl({ protocol: 'http', hostname: 'evil"/><script>' })).toBe('http://127.0.0.1:8080');
-    expect(guessedIngestUrl({ protocol: 'http', hostname: '' })).toBe('http://127.0.0.1:8080');
   });
 });

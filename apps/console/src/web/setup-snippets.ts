@@ -6,23 +6,6 @@ export interface SetupSnippet {
   code: string;
 }
 
-/** Ingest's default port: where the console guesses ingest is when told nothing else. */
-const INGEST_DEFAULT_PORT = 8080;
-
-/** A host name (or bracketed IPv6 address) that can be written into a URL as it is. */
-const USABLE_HOSTNAME = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])$/;
-
-/**
- * Ingest's URL as seen by whoever reads this page: the console's own scheme and host, on ingest's
- * default port. A guess, which the page says; a host that cannot be written into a URL gives
- * loopback.
- */
-export function guessedIngestUrl(request: { protocol: string; hostname: string }): string {
-  const scheme = request.protocol === 'https' ? 'https' : 'http';
-  const host = USABLE_HOSTNAME.test(request.hostname) ? request.hostname : '127.0.0.1';
-  return `${scheme}://${host}:${INGEST_DEFAULT_PORT}`;
-}
-
 /** A JavaScript (and Go) string literal that cannot end the <script> element it sits in. */
 const codeString = (text: string) => JSON.stringify(text).replace(/</g, '\\u003c');
 

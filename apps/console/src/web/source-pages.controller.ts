@@ -2,11 +2,11 @@ import { Body, Controller, Get, HttpException, Param, Post, Req, Res } from '@ne
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RawInput } from '../api/query-params';
 import { ConsoleSessions } from '../auth/console-sessions';
+import { ConsoleSettings } from '../console-settings';
 import { ConsoleViews } from '../console-views';
 import { WorkspaceAdmin } from '../workspace/workspace-admin';
 import { ifMatchOf, messageOf, PageResponder, problemsOf } from './page-replies';
 import { confirmDeletePage } from './pages';
-import { guessedIngestUrl } from './setup-snippets';
 import {
   newSourcePage,
   readSourceForm,
@@ -30,6 +30,7 @@ export class SourcePagesController {
   constructor(
     private readonly admin: WorkspaceAdmin,
     private readonly views: ConsoleViews,
+    private readonly settings: ConsoleSettings,
     sessions: ConsoleSessions,
   ) {
     this.pages = new PageResponder(sessions, views);
@@ -58,7 +59,7 @@ export class SourcePagesController {
         const created = await this.admin.createSource(sourceBody(form), holder);
         return {
           status: 201,
-          page: writeKeyPage(created, 'created', guessedIngestUrl(request), this.views.sources()),
+          page: writeKeyPage(created, 'created', this.settings.ingestUrl, this.views.sources()),
         };
       } catch (error) {
         return this.refusedForm(form, error);
@@ -77,7 +78,7 @@ export class SourcePagesController {
       const rotated = await this.admin.rotateWriteKey(id, ifMatchOf(body), undefined, holder);
       return {
         status: 200,
-        page: writeKeyPage(rotated, 'rotated', guessedIngestUrl(request), this.views.sources()),
+        page: writeKeyPage(rotated, 'rotated', this.settings.ingestUrl, this.views.sources()),
       };
     });
   }

@@ -43,6 +43,35 @@ export const CONSOLE_SETTINGS = settingsTable({
       description:
         "Delivery's base URL: replays go through its `/dead-letters/replay`, the one replay implementation.",
     }),
+    ingestUrl: text({
+      env: 'CONSOLE_INGEST_URL',
+      default: 'http://127.0.0.1:8080',
+      accepts: (value) =>
+        isURL(value, { protocols: ['http', 'https'], require_protocol: true, require_tld: false }),
+      rule: 'must be an http(s) URL',
+      description:
+        "Ingest's public base URL: the setup pages' SDK snippets point there, and a destination's test event is sent through it.",
+    }),
+    apiTokensFile: text({
+      env: 'API_TOKENS_FILE',
+      default: undefined,
+      description:
+        'A file of named tokens, one a line: `<name> <admin|viewer> sha256:<hex of the token>` (only hashes, so a Secret holding it holds no usable token). `ADMIN_TOKEN` is an admin named `admin` beside them.',
+    }),
+    auditRecords: integer({
+      env: 'CONSOLE_AUDIT_RECORDS',
+      default: 10_000,
+      min: 1,
+      max: 1_000_000,
+      description:
+        'Workspace changes the audit page and API hold in memory; the audit topic keeps them longer.',
+    }),
+    workspaceSeedFile: text({
+      env: 'WORKSPACE_SEED_FILE',
+      default: undefined,
+      description:
+        'A workspace file (YAML or JSON) the console applies when the workspace topic is empty at start-up, as `npm start` does with the example.',
+    }),
     sessionTtlMs: integer({
       env: 'CONSOLE_SESSION_TTL_MS',
       default: 12 * HOUR,
