@@ -5,6 +5,7 @@ import type { WorkspaceConfigStore } from '@switchyard/config';
 import { ApiTokens, hashToken } from '@switchyard/service';
 import { SecretCipher, WorkspaceState } from '@switchyard/workspace';
 import { ConsoleSessions } from '../auth/console-sessions';
+import { ConsoleSettings } from '../console-settings';
 import { ConsoleViews } from '../console-views';
 import { AttemptIndex } from '../index/attempt-index';
 import { CallSample } from '../index/call-sample';
@@ -81,6 +82,7 @@ describe('the setup pages over HTTP', () => {
         { provide: ConsoleSessions, useValue: sessions },
         { provide: DestinationTester, useValue: tester },
         { provide: DeliveryReplay, useValue: {} },
+        { provide: ConsoleSettings, useValue: { ingestUrl: 'https://ingest.example.com' } },
       ],
     }).compile();
     app = module.createNestApplication<NestFastifyApplication>(new FastifyAdapter());
@@ -115,7 +117,7 @@ describe('the setup pages over HTTP', () => {
     expect(created.statusCode).toBe(201);
     const writeKey = state.source('web')!.resource.writeKey;
     expect(created.body).toContain(`<code class="write-key" id="write-key">${writeKey}</code>`);
-    expect(created.body).toContain('http://localhost:8080/analytics.js/v1/');
+    expect(created.body).toContain('https://ingest.example.com/analytics.js/v1/');
     const list = await get('/sources');
     expect(list.statusCode).toBe(200);
     expect(list.body).toContain('<tr class="source" data-id="web">');
