@@ -13,7 +13,8 @@ const swc = [
 ];
 const moduleNameMapper = {
   '^@switchyard/telemetry/tracing$': '<rootDir>/libs/telemetry/src/tracing',
-  '^@switchyard/(contracts|kafka|config|telemetry|webhooks|analytics|service|workspace)$': '<rootDir>/libs/$1/src',
+  '^@switchyard/(contracts|kafka|config|telemetry|webhooks|analytics|service|workspace)$':
+    '<rootDir>/libs/$1/src',
 };
 const common = {
   transform: { '^.+\\.ts$': swc },

@@ -1,5 +1,5 @@
 import { KAFKA_COMPRESSIONS } from '@switchyard/kafka';
-import { integer, oneOf, requiredText, text } from './setting-kinds';
+import { integer, oneOf, text } from './setting-kinds';
 import { settingsTable } from './settings-table';
 
 /** What every service reads besides Kafka and topics: where it listens, how it logs, its workspace, how its Kafka clients behave. */
