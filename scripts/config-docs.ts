@@ -46,7 +46,6 @@ function cell(text: string): string {
 }
 
 function defaultCell(row: Setting<unknown>): string {
-  if (row.required) return 'required';
   const text = settingText(row.default);
   if (text === undefined) return 'unset';
   const readable = row.env.endsWith('_MS') ? readableDuration(Number(text)) : undefined;

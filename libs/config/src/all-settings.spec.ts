@@ -51,9 +51,7 @@ describe('settings tables', () => {
     },
   );
 
-  const defaultedRows = allSettingsTables()
-    .flatMap(({ table }) => Object.values(table.rows))
-    .filter((row) => !row.required);
+  const defaultedRows = allSettingsTables().flatMap(({ table }) => Object.values(table.rows));
 
   it.each(defaultedRows.map((row) => [row.env, row] as const))(
     '%s: its default obeys its own rule',

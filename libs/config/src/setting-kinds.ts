@@ -138,19 +138,6 @@ export function text(row: RowText & TextRule & { default: string | undefined }):
   return { ...rest, type: 'string', bounds: allowed(rule), parse: parseText(row) };
 }
 
-/** Text that must be set: start-up stops without it. */
-export function requiredText(row: RowText & TextRule): Setting<string> {
-  const { accepts: _accepts, rule, normalize: _normalize, ...rest } = row;
-  return {
-    ...rest,
-    type: 'string',
-    bounds: allowed(rule),
-    default: '',
-    required: true,
-    parse: parseText(row),
-  };
-}
-
 /** The service's HTTP port; each service has its own default. */
 export function port(defaultPort: number): Setting<number> {
   return integer({

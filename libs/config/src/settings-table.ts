@@ -17,8 +17,6 @@ export interface Setting<T> {
   /** The allowed values as the reference shows them, e.g. "1024 – 1048576"; empty when any value of the type goes. */
   readonly bounds: string;
   readonly description: string;
-  /** Unset and empty are an error rather than the default. */
-  readonly required?: boolean;
   /** Never echoed in an error message (tokens, passwords). */
   readonly secret?: boolean;
   /** Reads a non-empty raw value. */
@@ -78,7 +76,7 @@ export function settingsClass<const Ts extends readonly SettingsTable[]>(
 export function readSetting<T>(row: Setting<T>, env: NodeJS.ProcessEnv): Parsed<T> {
   const raw = env[row.env];
   if (raw === undefined || raw === '') {
-    return row.required ? { problem: `${row.env} must be set: ${row.description}` } : { value: row.default };
+    return { value: row.default };
   }
   const parsed = row.parse(raw);
   if ('value' in parsed) return parsed;
