@@ -4,19 +4,11 @@ import type { Logger } from 'pino';
 import { decodeDeliveryAttempts, describeDeadRecord, IngestedEvent, TopicNames } from '@switchyard/contracts';
 import { ConsumerRestarter, decodeJson, retryTransient } from '@switchyard/kafka';
 import type { ConsoleMetrics } from '../console-metrics';
-import { AttemptIndex } from '../index/attempt-index';
-import { CallSample } from '../index/call-sample';
-import { DeadLetterIndex } from '../index/dead-letter-index';
+import type { ConsoleIndexes } from '../index/console-indexes';
 
 type PartitionEnds = Awaited<ReturnType<Admin['fetchTopicOffsets']>>;
 
 /** What the feed fills. */
-export interface ConsoleIndexes {
-  attempts: AttemptIndex;
-  deadLetters: DeadLetterIndex;
-  calls: CallSample;
-}
-
 /** How often the groups commit what they read: a restarted consumer reads at most this much again. */
 const COMMIT_INTERVAL_MS = 1_000;
 
