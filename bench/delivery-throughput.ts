@@ -17,7 +17,7 @@ import {
   Receiver,
   startDeliveryIn,
   writeWorkspace,
-} from '../apps/delivery/test/delivery-harness';
+} from '../apps/delivery/test-support/delivery-harness';
 import { machineSpeedMs } from './bench-kit';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 20_000);
