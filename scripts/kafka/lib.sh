@@ -304,10 +304,13 @@ wait_ready() {
 }
 
 # Starts the current node's broker in the background without waiting for it, and sets
-# LAUNCHED_PID. A broker of this node that already runs is left alone.
+# LAUNCHED_PID. A broker of this node that already runs is left alone, if its data is this version's.
 launch() {
   LAUNCHED_PID="$(broker_pid)"
-  [[ -n "$LAUNCHED_PID" ]] && return 0
+  if [[ -n "$LAUNCHED_PID" ]]; then
+    check_data_version
+    return 0
+  fi
   rm -f "$PID_FILE"
 
   local p
