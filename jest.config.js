@@ -1,4 +1,11 @@
-// Three projects so a developer can run the fast ones alone (`npx jest --selectProjects unit`).
+// Two projects so a developer can run the fast ones alone (`npx jest --selectProjects=unit`).
+// Where tests live:
+// - a unit test is `x.spec.ts` beside `x.ts`;
+// - a broker-backed test of one app or lib is `*.integration.spec.ts` beside the code it proves;
+// - whole-system suites (services as processes) are under test/e2e/, SDK conformance under
+//   test/conformance/;
+// - harnesses and helpers of one app or lib are in its test-support/ folder (beside src/, never
+//   built), those several share in test/support/.
 // Integration and e2e suites share one real Kafka broker, started by test/support/global-setup.
 const swc = [
   '@swc/jest',

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Analytics, AnalyticsOptions } from '@switchyard/analytics';
 import { freshNamespace } from '../test/support/kafka-test-kit';
-import { startTestIngest } from '../apps/ingest/test/ingest-harness';
+import { startTestIngest } from '../apps/ingest/test-support/ingest-harness';
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../test/support/workspace-file';
 import { fmt } from './bench-kit';
 import { localKafkaBrokers } from '@switchyard/config';

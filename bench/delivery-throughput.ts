@@ -17,7 +17,7 @@ import {
   Receiver,
   startDeliveryIn,
   writeWorkspace,
-} from '../apps/delivery/test/delivery-harness';
+} from '../apps/delivery/test-support/delivery-harness';
 import { machineSpeedMs } from './bench-kit';
 import { localKafkaBrokers } from '@switchyard/config';
 

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs everything the test suite uses besides npm packages, and says what it fetches:
 # system packages (Java, Maven, Go, Python's venv, Chromium for the browser tests, promtool from
-# Debian's prometheus), the Kafka broker jars, the Kubernetes schema validator, kustomize and helm.
+# Debian's prometheus), the Kafka broker jars (the default Kafka 3.9 and the newest Kafka 4), the
+# Kubernetes schema validator, kustomize and helm.
 # Idempotent: a second run checks and prints one line. `npm test` and `.ci/run` call it before jest;
 # tests only look the tools up (see the paths below), they never install anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/progress.sh
 source scripts/lib/progress.sh
+# shellcheck source=scripts/lib/newest-kafka.sh
+source scripts/lib/newest-kafka.sh
 
 need_apt=()
 command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jre-headless)
@@ -32,8 +35,9 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     bash -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${need_apt[*]}"
 fi
 
-run_with_progress "fetching the Kafka broker jars (Maven)" bash scripts/kafka/kafka.sh fetch
+run_with_progress "fetching the Kafka 3.9 broker jars (Maven)" bash scripts/kafka/kafka.sh fetch
+run_with_progress "fetching the newest Kafka 4 broker jars (Maven)" newest_kafka fetch
 run_with_progress "installing the Kubernetes schema validator (PyPI: kubernetes-validate)" bash test/deploy/setup-validator.sh
 run_with_progress "building kustomize (Go module)" bash test/deploy/setup-kustomize.sh
 run_with_progress "building helm (Go module)" bash test/deploy/setup-helm.sh
-echo "test tools ready: java, mvn, go, python3, chromium ($(command -v "${CHROMIUM_PATH:-/usr/bin/chromium}")), promtool, Kafka jars, kubernetes-validate, kustomize, helm"
+echo "test tools ready: java, mvn, go, python3, chromium ($(command -v "${CHROMIUM_PATH:-/usr/bin/chromium}")), promtool, Kafka 3.9 and 4 jars, kubernetes-validate, kustomize, helm"

@@ -6,6 +6,33 @@ import (
 	"time"
 )
 
+// MaxIdLength is the longest id (UserId, AnonymousId, GroupId, PreviousId,
+// MessageId) the ingest API accepts, in characters as a reader counts them.
+const MaxIdLength = 512
+
+// characterCount counts characters as the ingest API does: an emoji is one, a
+// variation selector (U+FE0E, U+FE0F) none.
+func characterCount(s string) int {
+	n := 0
+	for _, r := range s {
+		if r != '\uFE0E' && r != '\uFE0F' {
+			n++
+		}
+	}
+	return n
+}
+
+// checkIdLengths refuses an id the ingest API would refuse as too long.
+func checkIdLengths(kind string, ids map[string]string) error {
+	for _, field := range []string{"UserId", "AnonymousId", "GroupId", "PreviousId", "MessageId"} {
+		if characterCount(ids[field]) > MaxIdLength {
+			return &ValidationError{Type: kind, Field: field,
+				Reason: fmt.Sprintf("%s must be at most %d characters", field, MaxIdLength)}
+		}
+	}
+	return nil
+}
+
 // Identify ties a user to their traits. UserId or AnonymousId is required.
 type Identify struct {
 	UserId       string
@@ -137,7 +164,12 @@ func parseTimestamp(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func (m common) validate() error {
+func (m common) validate(w *wireMessage) error {
+	ids := map[string]string{"UserId": m.userID, "AnonymousId": m.anonymousID, "GroupId": w.GroupID,
+		"PreviousId": w.PreviousID, "MessageId": m.messageID}
+	if err := checkIdLengths(m.kind, ids); err != nil {
+		return err
+	}
 	if m.timestamp != "" {
 		if _, ok := parseTimestamp(m.timestamp); !ok {
 			return &ValidationError{Type: m.kind, Field: "Timestamp",
@@ -171,7 +203,7 @@ func required(kind, field, value string) error {
 
 // build validates the common fields and fills in what every wire message carries.
 func (m common) build(w *wireMessage, newID func() string) error {
-	if err := m.validate(); err != nil {
+	if err := m.validate(w); err != nil {
 		return err
 	}
 	w.Type = m.kind

@@ -1,6 +1,6 @@
 import { Call, IngestedEvent, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../support/kafka-test-kit';
-import { RunningIngest, startTestIngest } from '../../apps/ingest/test/ingest-harness';
+import { RunningIngest, startTestIngest } from '../../apps/ingest/test-support/ingest-harness';
 import { simpleWorkspace, WorkspaceFile } from '../support/workspace-file';
 
 export { TEST_WRITE_KEY } from '../support/workspace-file';

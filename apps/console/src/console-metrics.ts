@@ -1,5 +1,5 @@
 import { Counter, Gauge, metric } from '@switchyard/telemetry';
-import type { ConsoleIndexes } from './kafka/console-feed';
+import type { ConsoleIndexes } from './index/console-indexes';
 
 /** The running console's index; the metrics are registered once per process, the service may start more than once (tests). */
 let measured: ConsoleIndexes | undefined;

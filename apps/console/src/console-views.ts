@@ -5,7 +5,7 @@ import { AttemptFilter, IndexedAttempt, MessageTimeline } from './index/attempt-
 import { SampledCall } from './index/call-sample';
 import { DestinationHealth, destinationHealth, HEALTH_WINDOW } from './index/destination-health';
 import { INDEXES } from './console.tokens';
-import type { ConsoleIndexes } from './kafka/console-feed';
+import type { ConsoleIndexes } from './index/console-indexes';
 
 export interface DestinationSummary {
   id: string;

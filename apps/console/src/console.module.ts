@@ -15,7 +15,7 @@ import { INDEXES, KAFKA_CLIENT, TOPICS } from './console.tokens';
 import { AttemptIndex } from './index/attempt-index';
 import { CallSample } from './index/call-sample';
 import { DeadLetterIndex } from './index/dead-letter-index';
-import { ConsoleIndexes } from './kafka/console-feed';
+import { ConsoleIndexes } from './index/console-indexes';
 import { ConsoleKafka } from './kafka/console-kafka';
 import { DeliveryReplay } from './replay/delivery-replay';
 import { DestinationTester } from './web/destination-tester';

@@ -1,7 +1,7 @@
 import { register } from 'prom-client';
 import { retryBacklog } from './consumer/retry-backlog';
 import { DeliveryMetrics, UNCONFIGURED_DESTINATION } from './delivery-metrics';
-import { NextStep } from './pipeline/decide-next';
+import { NextStep } from './delivery-vocabulary';
 
 /** Samples named `name`; a histogram's `_bucket`, `_sum` and `_count` samples are read from its family. */
 async function values(

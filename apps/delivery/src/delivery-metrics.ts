@@ -1,10 +1,11 @@
 import type { Destination } from '@switchyard/config';
+import { DEAD_FAILURES } from '@switchyard/contracts';
 import type { ConsumerLagMonitor } from '@switchyard/kafka';
 import { Counter, Gauge, Histogram, metric } from '@switchyard/telemetry';
 import { retryBacklog } from './consumer/retry-backlog';
 import { CircuitBreakers, CircuitState } from './isolation/circuit-breaker';
 import { DestinationLimiter } from './isolation/destination-limiter';
-import { DEAD_FAILURES, NextStep } from './pipeline/decide-next';
+import { NextStep } from './delivery-vocabulary';
 
 /**
  * The `destination` label of a job whose destination is not in the configuration (removed, or a

@@ -7,7 +7,7 @@ import { ObservabilityModule } from '@switchyard/telemetry';
 import { BrowserModule } from './browser/browser.module';
 import { IngestSettings } from './ingest-settings';
 import { IngestKafka } from './kafka/ingest-kafka';
-import { PersonalizationModule } from './personalization/personalization.module';
+import { AdminModule } from './admin/admin.module';
 import { TrackingModule } from './tracking/tracking.module';
 
 /** Everything ingest's feature modules share: settings, logger, topics, workspace, producer. */
@@ -42,7 +42,7 @@ export class IngestModule {
         IngestCoreModule.forRoot(settings, logger, workspace),
         TrackingModule,
         BrowserModule,
-        PersonalizationModule,
+        AdminModule,
       ],
     };
   }

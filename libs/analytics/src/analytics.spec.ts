@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { BatchReceiver } from '../test/batch-receiver';
+import { BatchReceiver } from '../test-support/batch-receiver';
 import { Analytics } from './analytics';
 import {
   ClientClosedError,

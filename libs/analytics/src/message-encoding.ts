@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { normaliseTimestamp } from '../../contracts/src/calls/timestamp';
 import { MessageTooLargeError, ValidationError } from './errors';
 import type { CallType } from './messages';
 import { validateMessage } from './message-validation';
@@ -36,7 +37,9 @@ export function encodeMessage(
     messageId,
     originalTimestamp: now.toISOString(),
   });
-  if (fields.timestamp !== undefined) message.timestamp = new Date(fields.timestamp).toISOString();
+  // Validated above: a Date is valid and a string is one of the ISO 8601 forms ingest reads.
+  if (fields.timestamp instanceof Date) message.timestamp = fields.timestamp.toISOString();
+  else if (typeof fields.timestamp === 'string') message.timestamp = normaliseTimestamp(fields.timestamp);
   message.context = Object.assign({ library: LIBRARY }, fields.context);
   const json = serialise(type, message);
   const bytes = Buffer.byteLength(json);

@@ -4,6 +4,7 @@ export * from './deliveries/delivery-job';
 export * from './deliveries/delivery-record';
 export * from './record-headers';
 export * from './deliveries/delivery-attempt';
+export * from './deliveries/dead-failure';
 export * from './deliveries/dead-letter';
 export * from './audiences';
 export * from './deletions';

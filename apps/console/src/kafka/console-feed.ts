@@ -16,19 +16,11 @@ import {
   retryTransient,
 } from '@switchyard/kafka';
 import type { ConsoleMetrics } from '../console-metrics';
-import { AttemptIndex } from '../index/attempt-index';
-import { CallSample } from '../index/call-sample';
-import { DeadLetterIndex } from '../index/dead-letter-index';
+import type { ConsoleIndexes } from '../index/console-indexes';
 
 type PartitionEnds = Awaited<ReturnType<KafkaAdmin['fetchTopicOffsets']>>;
 
 /** What the feed fills. */
-export interface ConsoleIndexes {
-  attempts: AttemptIndex;
-  deadLetters: DeadLetterIndex;
-  calls: CallSample;
-}
-
 /** How often the groups commit what they read: a restarted consumer reads at most this much again. */
 const COMMIT_INTERVAL_MS = 1_000;
 

@@ -7,7 +7,8 @@ import { Readiness } from '@switchyard/telemetry';
 import { consoleMetrics, measureIndexWith } from '../console-metrics';
 import { ConsoleSettings } from '../console-settings';
 import { INDEXES, KAFKA_CLIENT, KAFKA_CONNECTION, LOGGER, TOPICS } from '../console.tokens';
-import { ConsoleFeed, ConsoleIndexes } from './console-feed';
+import type { ConsoleIndexes } from '../index/console-indexes';
+import { ConsoleFeed } from './console-feed';
 
 /** The console's Kafka side: creates the topics it reads and feeds the indexes; ready once they are rebuilt, and while the brokers answer. */
 @Injectable()

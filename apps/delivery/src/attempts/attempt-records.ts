@@ -1,7 +1,5 @@
 import { AttemptOutcome, DeliveryAttempt } from '@switchyard/contracts';
-import { NextStep } from '../pipeline/decide-next';
-import { AttemptResult, UrlFailure, UrlRequest } from '../pipeline/make-attempt';
-import { ReadyJob } from '../pipeline/read-record';
+import { AttemptResult, NextStep, ReadyJob, UrlFailure, UrlRequest } from '../delivery-vocabulary';
 import { summariseEnvelope } from './call-summary';
 
 const STEP_OUTCOME: Record<NextStep['kind'], AttemptOutcome> = {

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { decodeDeliveryAttempts, DeliveryAttempt } from '@switchyard/contracts';
 import type { BatchingProducer, OutgoingRecord } from '@switchyard/kafka';
 import { DeliveryMetrics } from '../delivery-metrics';
-import { ReadyJob } from '../pipeline/read-record';
+import { ReadyJob } from '../delivery-vocabulary';
 import { AttemptLog, ATTEMPTS_RECORD_BYTES } from './attempt-log';
 import { attemptRecords } from './attempt-records';
 

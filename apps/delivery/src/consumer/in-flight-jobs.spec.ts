@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { manualClock } from '../../test/manual-clock';
+import { manualClock } from '../../test-support/manual-clock';
 import { InFlightJobs } from './in-flight-jobs';
 
 function deferred() {

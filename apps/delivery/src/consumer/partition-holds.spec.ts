@@ -1,4 +1,4 @@
-import { manualClock } from '../../test/manual-clock';
+import { manualClock } from '../../test-support/manual-clock';
 import { PartitionHolds } from './partition-holds';
 
 function recordingConsumer() {

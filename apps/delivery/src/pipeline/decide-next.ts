@@ -1,15 +1,6 @@
 import { nextDelay, RetrySchedule } from '../retry/retry-schedule';
 import { RetryState } from '@switchyard/contracts';
-import { AttemptResult } from './make-attempt';
-
-/** Why a job ended in the dead-letter topic. */
-export const DEAD_FAILURES = ['permanent', 'window-spent', 'undeliverable', 'unreadable'] as const;
-export type DeadFailure = (typeof DEAD_FAILURES)[number];
-
-export type NextStep =
-  | { kind: 'delivered'; state: RetryState }
-  | { kind: 'retry'; tier: number; state: RetryState }
-  | { kind: 'dead'; failure: DeadFailure; state: RetryState };
+import { AttemptResult, NextStep } from '../delivery-vocabulary';
 
 export interface RetryPolicy {
   schedule: RetrySchedule;

@@ -3,33 +3,8 @@ import { parseRetryAfter } from '../retry/retry-schedule';
 import { Clock } from '../clock';
 import { WebhookHttpClient } from '../http/webhook-http-client';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
+import { AttemptResult, UrlFailure, UrlRequest } from '../delivery-vocabulary';
 import { DispatchPlan } from './prepare-dispatch';
-
-/** One request of an attempt, as the attempts topic records it. */
-export interface UrlRequest {
-  /** Position of the URL in the destination's list. */
-  urlIndex: number;
-  startedAt: number;
-  durationMs: number;
-  /** Absent when no answer came (transport error, timeout, open circuit). */
-  status?: number;
-  /** First bytes of a non-2xx answer's body. */
-  responseBody?: Buffer;
-}
-
-/** What became of one URL in an attempt. */
-export interface UrlFailure extends UrlRequest {
-  url: string;
-  verdict: 'retry' | 'permanent';
-  reason: string;
-  /** Set for retryable failures: timeouts are logged as such, as Segment documents. */
-  errorKind?: string;
-}
-
-export type AttemptResult =
-  | { verdict: 'delivered'; url: string; status: number; request: UrlRequest; failures: UrlFailure[] }
-  | { verdict: 'retry'; reason: string; retryAfterMs?: number; failures: UrlFailure[] }
-  | { verdict: 'permanent'; reason: string; failures: UrlFailure[] };
 
 export interface AttemptDeps {
   client: WebhookHttpClient;

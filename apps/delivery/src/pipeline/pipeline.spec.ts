@@ -3,7 +3,7 @@ import { newJobHeaders } from '@switchyard/contracts';
 import { Webhook } from 'standardwebhooks';
 import { verifySignature } from '@switchyard/webhooks';
 import { TIMEOUT_ERROR_CODE } from '../outcome/classify-outcome';
-import { manualClock } from '../../test/manual-clock';
+import { manualClock } from '../../test-support/manual-clock';
 import { WebhookHttpClient, WebhookRequest, WebhookResponse } from '../http/webhook-http-client';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
 import { decideNext, RetryPolicy } from './decide-next';

@@ -1,6 +1,6 @@
 import type { Destination } from '@switchyard/config';
 import { requestSigner } from '@switchyard/webhooks';
-import { ReadyJob } from './read-record';
+import { ReadyJob } from '../delivery-vocabulary';
 
 /** Everything needed to send one job: the exact body bytes and, per URL in configured order, its headers. */
 export interface DispatchPlan {

@@ -6,12 +6,7 @@ import {
   RecordHeaders,
   RetryState,
 } from '@switchyard/contracts';
-
-/** A job ready to send: its ids, and the envelope as the bytes to sign and POST. */
-export interface ReadyJob extends DeliveryJobIds {
-  jobId: string;
-  body: Buffer;
-}
+import { ReadyJob } from '../delivery-vocabulary';
 
 export type ReadRecord =
   { ok: true; job: ReadyJob; state: RetryState } | { ok: false; reason: string; state: RetryState };

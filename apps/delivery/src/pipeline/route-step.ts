@@ -5,7 +5,7 @@ import {
   TopicNames,
 } from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
-import { NextStep } from './decide-next';
+import { NextStep } from '../delivery-vocabulary';
 
 export interface IncomingRecord {
   topic: string;

@@ -1,5 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
-import { NextStep } from './decide-next';
+import { NextStep } from '../delivery-vocabulary';
 
 /** What a job's process span tells about its outcome. */
 export interface SpanOutcome {

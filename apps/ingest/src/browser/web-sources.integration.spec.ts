@@ -1,6 +1,6 @@
 import { Call, IngestedEvent, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../../../../test/support/kafka-test-kit';
-import { RunningIngest, startTestIngest } from '../../test/ingest-harness';
+import { RunningIngest, startTestIngest } from '../../test-support/ingest-harness';
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../../../../test/support/workspace-file';
 
 const PAGE_ORIGIN = 'http://127.0.0.1:5555';

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { Call, IngestedEvent, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../../../../test/support/kafka-test-kit';
-import { RunningIngest, startTestIngest } from '../../test/ingest-harness';
+import { RunningIngest, startTestIngest } from '../../test-support/ingest-harness';
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../../../../test/support/workspace-file';
 
 const auth = `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`;

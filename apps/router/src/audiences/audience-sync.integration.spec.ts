@@ -1,7 +1,7 @@
 import { AudienceSyncBody, Computation } from '@switchyard/contracts';
 import { ReadRecord } from '../../../../test/support/kafka-test-kit';
 import { DeliveryJob } from '@switchyard/contracts';
-import { RouterHarness, source, webhooks } from '../../test/router-harness';
+import { RouterHarness, source, webhooks } from '../../test-support/router-harness';
 
 jest.setTimeout(120_000);
 

@@ -1,5 +1,5 @@
 import { DeletionRequested } from '@switchyard/contracts';
-import { RouterHarness, source, webhooks } from '../../test/router-harness';
+import { RouterHarness, source, webhooks } from '../../test-support/router-harness';
 
 jest.setTimeout(90_000);
 

@@ -1,5 +1,5 @@
 import { Call } from '@switchyard/contracts';
-import { RouterHarness, source, trackCall, webhooks } from '../../test/router-harness';
+import { RouterHarness, source, trackCall, webhooks } from '../../test-support/router-harness';
 
 jest.setTimeout(90_000);
 

@@ -1,4 +1,3 @@
-import { FieldError } from '../validation-errors';
 import { CallType } from './call';
 import { normaliseTimestamp } from './timestamp';
 
@@ -6,12 +5,16 @@ import { normaliseTimestamp } from './timestamp';
 // the manner of analytics-next's validation/assertions.ts). Each answers undefined when the
 // message passes, or the one problem to fix; the problems carry a kind, and callers choose an HTTP
 // status from the kind, never from the wording.
+// Ingest and the TypeScript client (libs/analytics, published on its own) both enforce these
+// rules, so this file, call-validation.ts, call.ts and timestamp.ts import nothing else.
 
 /** What is wrong with a field: absent, present but not allowed, or over a size limit. */
 export type FieldErrorKind = 'missing' | 'invalid' | 'too_large';
 
-/** A rule a call breaks: the field, the reason to show, and its kind. */
-export interface CallProblem extends FieldError {
+/** A rule a call breaks: the field, the reason to show, and its kind (a FieldError with a kind). */
+export interface CallProblem {
+  field: string;
+  reason: string;
   kind: FieldErrorKind;
 }
 

@@ -21,9 +21,14 @@ export function validateCall(raw: unknown): CallProblem[] {
       },
     ];
   }
+  return checkCall(type as CallType, raw as Message);
+}
+
+/** The rules of one call type, for a message whose type is already known (the client's calls). */
+export function checkCall(type: CallType, message: Message): CallProblem[] {
   const problems: CallProblem[] = [];
-  for (const assertion of CALL_ASSERTIONS[type as CallType]) {
-    const problem = assertion(raw as Message);
+  for (const assertion of CALL_ASSERTIONS[type]) {
+    const problem = assertion(message);
     if (problem) problems.push(problem);
   }
   return problems;

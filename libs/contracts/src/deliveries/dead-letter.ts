@@ -1,4 +1,5 @@
 import { RecordHeaders } from '../record-headers';
+import { DeadFailureAsRead, UNKNOWN_DEAD_FAILURE } from './dead-failure';
 import { decodeDeliveryHeaders, deliveryJobId } from './delivery-record';
 
 /**
@@ -11,7 +12,7 @@ export interface DeadLetter {
   destinationId?: string;
   sourceId?: string;
   messageId?: string;
-  failure: string;
+  failure: DeadFailureAsRead;
   reason: string;
   attempts: number;
   replays: number;
@@ -31,7 +32,7 @@ export function describeDeadRecord(partition: number, offset: string, headers: R
     destinationId,
     sourceId,
     messageId,
-    failure: dead?.failure ?? 'unknown',
+    failure: dead?.failure ?? UNKNOWN_DEAD_FAILURE,
     reason: state.lastError ?? 'unknown',
     attempts: state.attempt,
     replays: state.replays,

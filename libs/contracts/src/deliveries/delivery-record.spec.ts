@@ -1,12 +1,14 @@
 import {
   decodeDeliveryHeaders,
   decodeNotBefore,
+  DELIVERY_RECORD_HEADERS,
   decodeReceivedAt,
   DeliveryRecordHeaders,
   deliveryKey,
   encodeDeliveryHeaders,
   newJobHeaders,
 } from './delivery-record';
+import { DEAD_FAILURES } from './dead-failure';
 
 /** Headers as kafkajs hands them to a consumer: Buffers. */
 const asRead = (headers: Record<string, string>) =>
@@ -30,8 +32,15 @@ describe('delivery record headers', () => {
       dead: undefined,
     };
     expect(decodeDeliveryHeaders(asRead(encodeDeliveryHeaders(retry)))).toEqual(retry);
-    const dead = { ...retry, dead: { failure: 'window-spent', deadAt: 1_700_014_400_000 } };
+    const dead = { ...retry, dead: { failure: 'window-spent' as const, deadAt: 1_700_014_400_000 } };
     expect(decodeDeliveryHeaders(asRead(encodeDeliveryHeaders(dead)))).toEqual(dead);
+  });
+
+  it('reads a failure header no writer produces as unknown, and every known reason as itself', () => {
+    const deadWith = (failure: string) =>
+      decodeDeliveryHeaders(asRead({ [DELIVERY_RECORD_HEADERS.failure]: failure })).dead?.failure;
+    expect(deadWith('exploded')).toBe('unknown');
+    for (const failure of DEAD_FAILURES) expect(deadWith(failure)).toBe(failure);
   });
 
   it("writes a router's job with its ids and trace only, which reads as no attempt made", () => {

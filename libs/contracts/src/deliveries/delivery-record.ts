@@ -1,4 +1,5 @@
 import { headerString, RecordHeaders } from '../record-headers';
+import { DeadFailureAsRead, readDeadFailure } from './dead-failure';
 
 /**
  * The wire format of the delivery-job family: records on the deliveries topic, its retry tiers
@@ -34,8 +35,7 @@ export interface RetryState {
 
 /** Why and when a job was dead-lettered. */
 export interface DeadMark {
-  /** `permanent`, `window-spent`, `undeliverable` or `unreadable`. */
-  failure: string;
+  failure: DeadFailureAsRead;
   deadAt: number;
 }
 
@@ -152,7 +152,7 @@ export function decodeDeliveryHeaders(headers: RecordHeaders): DeliveryRecordHea
       lastError: text(H.lastError),
       replays: count(text(H.replays)),
     },
-    dead: failure === undefined ? undefined : { failure, deadAt: deadAt ?? NaN },
+    dead: failure === undefined ? undefined : { failure: readDeadFailure(failure), deadAt: deadAt ?? NaN },
     trace,
     receivedAt: time(text(H.receivedAt)),
   };

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AdminToken, AdminTokenGuard } from '@switchyard/service';
 import { IngestSettings } from '../ingest-settings';
-import { PersonalizationController } from './personalization.controller';
-import { PersonalizationService } from './personalization.service';
+import { AdminController } from './admin.controller';
+import { AdminRequestsService } from './admin-requests.service';
 
 /** Audience syncs and deletion requests: admin-token endpoints that write to Kafka for the router. */
 @Module({
-  controllers: [PersonalizationController],
+  controllers: [AdminController],
   providers: [
-    PersonalizationService,
+    AdminRequestsService,
     {
       provide: AdminToken,
       useFactory: (settings: IngestSettings) => new AdminToken(settings.adminToken),
@@ -17,4 +17,4 @@ import { PersonalizationService } from './personalization.service';
     AdminTokenGuard,
   ],
 })
-export class PersonalizationModule {}
+export class AdminModule {}

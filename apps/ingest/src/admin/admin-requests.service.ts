@@ -14,7 +14,7 @@ import { TOPICS } from '../ingest.tokens';
 
 /** Writes admin requests to their topics; resolves once the broker has acknowledged them. */
 @Injectable()
-export class PersonalizationService {
+export class AdminRequestsService {
   constructor(
     private readonly producer: BatchingProducer,
     @Inject(TOPICS) private readonly topics: TopicNames,

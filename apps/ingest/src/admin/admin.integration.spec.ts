@@ -1,6 +1,6 @@
 import { AudienceSynced, DeletionRequested, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../../../../test/support/kafka-test-kit';
-import { RunningIngest, startTestIngest } from '../../test/ingest-harness';
+import { RunningIngest, startTestIngest } from '../../test-support/ingest-harness';
 import { simpleWorkspace, WorkspaceFile } from '../../../../test/support/workspace-file';
 
 jest.setTimeout(60_000);

@@ -12,7 +12,7 @@ import { LOGGER } from '../ingest.tokens';
 import { AdminTokenGuard } from '@switchyard/service';
 import { mayHoldPrototypeKeys } from '../json-body/json-body';
 import { PROTOTYPE_KEY_REASON, prototypeKeyPaths } from '../json-body/prototype-keys';
-import { PersonalizationService } from './personalization.service';
+import { AdminRequestsService } from './admin-requests.service';
 
 function badRequest(message: string, errors: FieldError[] = []): never {
   throw new HttpException({ success: false, error: 'bad_request', message, errors }, 400);
@@ -31,9 +31,9 @@ function prototypeKeyProblems(body: unknown): FieldError[] {
 /** Admin endpoints: audience and computed-trait syncs from the personalization product, and deletion requests. */
 @Controller('admin/v1')
 @UseGuards(AdminTokenGuard)
-export class PersonalizationController {
+export class AdminController {
   constructor(
-    private readonly personalization: PersonalizationService,
+    private readonly requests: AdminRequestsService,
     private readonly workspace: Workspace,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -46,7 +46,7 @@ export class PersonalizationController {
     const sync = body as AudienceSyncBody;
     if (!this.workspace.source(sync.computation.sourceId))
       badRequest(`unknown source "${sync.computation.sourceId}"`);
-    await this.stored(() => this.personalization.acceptAudienceSync(sync));
+    await this.stored(() => this.requests.acceptAudienceSync(sync));
     return { success: true };
   }
 
@@ -58,7 +58,7 @@ export class PersonalizationController {
     const request = body as DeletionRequestBody;
     const unknown = (request.sourceIds ?? []).filter((id) => !this.workspace.source(id));
     if (unknown.length > 0) badRequest(`unknown sources: ${unknown.join(', ')}`);
-    const { requestId } = await this.stored(() => this.personalization.requestDeletion(request));
+    const { requestId } = await this.stored(() => this.requests.requestDeletion(request));
     return { success: true, requestId };
   }
 

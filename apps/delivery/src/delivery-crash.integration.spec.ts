@@ -1,7 +1,7 @@
 import { topicNames } from '@switchyard/contracts';
 import { freshNamespace, testKafka } from '../../../test/support/kafka-test-kit';
 import { freePort, ServiceProcess } from '../../../test/support/service-process';
-import { deliveryEnv, job, JobProducer, Receiver, writeWorkspace } from './delivery-harness';
+import { deliveryEnv, job, JobProducer, Receiver, writeWorkspace } from '../test-support/delivery-harness';
 
 /** Runs delivery as its own process (as in production); resolves once it is ready (group joined). */
 async function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {

@@ -13,7 +13,7 @@ import {
   startDeliveryIn,
   WebhookDestination,
   writeWorkspace,
-} from './delivery-harness';
+} from '../test-support/delivery-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-tests-0001';
 
