@@ -9,7 +9,7 @@ import {
   topicNames,
   TopicNames,
 } from '@switchyard/contracts';
-import { WorkspaceConfigStore } from '@switchyard/config';
+import { Workspace } from '@switchyard/config';
 import { createLogger } from '@switchyard/telemetry';
 import {
   deliveryJobView,
@@ -134,10 +134,10 @@ export class RouterHarness {
   /** Rewrites the workspace file and waits until the router has applied it. */
   async rewriteWorkspace(
     workspace: WorkspaceFile,
-    applied: (store: WorkspaceConfigStore) => boolean,
+    applied: (store: Workspace) => boolean,
   ): Promise<void> {
     this.place.workspace.update(workspace);
-    const store = this.router!.get(WorkspaceConfigStore);
+    const store = this.router!.get(Workspace);
     await eventually(() => applied(store), 10_000, 'the workspace change to be applied');
   }
 
