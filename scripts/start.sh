@@ -15,13 +15,19 @@ set +a
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 DEMO_RECEIVER_PORT="${DEMO_RECEIVER_PORT:-9000}"
+mkdir -p .cache
 if [ -z "${WORKSPACE_CONFIG:-}" ]; then
-  # The example workspace sends to the demo receiver: follow it when DEMO_RECEIVER_PORT moves it.
-  mkdir -p .cache
-  WORKSPACE_CONFIG="$PWD/.cache/workspace.demo.yaml"
-  sed "s#http://127.0.0.1:9000/#http://127.0.0.1:$DEMO_RECEIVER_PORT/#" config/workspace.example.yaml >"$WORKSPACE_CONFIG"
+  # The workspace lives in Kafka; the console seeds an empty one from the example, which sends to
+  # the demo receiver (followed when DEMO_RECEIVER_PORT moves it).
+  WORKSPACE_SEED_FILE="$PWD/.cache/workspace.demo.yaml"
+  sed "s#http://127.0.0.1:9000/#http://127.0.0.1:$DEMO_RECEIVER_PORT/#" config/workspace.example.yaml >"$WORKSPACE_SEED_FILE"
+  export WORKSPACE_SEED_FILE
 fi
-export WORKSPACE_CONFIG DEMO_RECEIVER_PORT
+# The key that seals the workspace's secrets in Kafka: made once, kept beside the local broker's data.
+keys_file=.cache/workspace-encryption-keys
+[ -s "$keys_file" ] || (umask 077 && echo "demo:$(openssl rand -base64 32)" >"$keys_file")
+export WORKSPACE_ENCRYPTION_KEYS="${WORKSPACE_ENCRYPTION_KEYS:-$(cat "$keys_file")}"
+export DEMO_RECEIVER_PORT
 export ADMIN_TOKEN="${ADMIN_TOKEN:-demo-admin-token-change-me}"
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
 # switchyard_build_info{commit}: the checked-out commit.
@@ -51,7 +57,8 @@ DEMO_SHARED_SECRET="${DEMO_SHARED_SECRET:-demo-shared-secret}" node -r @swc-node
 PORT="${INGEST_PORT:-8080}" node $INGEST_NODE_FLAGS dist/apps/ingest/src/main.js & pids+=($!)
 PORT="${ROUTER_PORT:-8081}" node $ROUTER_NODE_FLAGS dist/apps/router/src/main.js & pids+=($!)
 PORT="${DELIVERY_PORT:-8082}" node $DELIVERY_NODE_FLAGS dist/apps/delivery/src/main.js & pids+=($!)
-PORT="${CONSOLE_PORT:-8083}" CONSOLE_DELIVERY_URL="http://127.0.0.1:${DELIVERY_PORT:-8082}" node $CONSOLE_NODE_FLAGS dist/apps/console/src/main.js & pids+=($!)
+PORT="${CONSOLE_PORT:-8083}" CONSOLE_DELIVERY_URL="http://127.0.0.1:${DELIVERY_PORT:-8082}" \
+  CONSOLE_INGEST_URL="http://127.0.0.1:${INGEST_PORT:-8080}" node $CONSOLE_NODE_FLAGS dist/apps/console/src/main.js & pids+=($!)
 
 ingest="http://127.0.0.1:${INGEST_PORT:-8080}"
 declare -A health=(
@@ -75,10 +82,11 @@ fi
 
 cat <<MSG
 
-Switchyard is running (workspace: $WORKSPACE_CONFIG, Kafka: $KAFKA_BROKERS).
+Switchyard is running (workspace: ${WORKSPACE_CONFIG:-the workspace topic, seeded from config/workspace.example.yaml}, Kafka: $KAFKA_BROKERS).
   ingest   $ingest        router http://127.0.0.1:${ROUTER_PORT:-8081}    delivery http://127.0.0.1:${DELIVERY_PORT:-8082}
   demo webhook receiver http://127.0.0.1:$DEMO_RECEIVER_PORT
-  console  http://127.0.0.1:${CONSOLE_PORT:-8083}   (log in with the admin token)
+  console  http://127.0.0.1:${CONSOLE_PORT:-8083}   (log in with the admin token; set up sources and destinations there)
+  management API  http://127.0.0.1:${CONSOLE_PORT:-8083}/api/v1   (document: /api/v1/openapi.json)
   admin token: $ADMIN_TOKEN   (set ADMIN_TOKEN=… before npm start to change it)
 
 Send an event (the demo receiver below prints it, signed, with its static header):
