@@ -510,7 +510,7 @@ type ingestAnswer struct {
 	Error   string `json:"error"`
 	Message string `json:"message"`
 	Errors  []struct {
-		Index  int    `json:"index"`
+		Index  *int   `json:"index"` // absent for a batch-level field
 		Field  string `json:"field"`
 		Reason string `json:"reason"`
 	} `json:"errors"`
@@ -565,9 +565,12 @@ func (c *Client) failure(b *batch, attempts, status int, answer *ingestAnswer, e
 	if answer != nil {
 		e.Code, e.Message = answer.Error, answer.Message
 		for _, fe := range answer.Errors {
-			f := FieldError{Index: fe.Index, Field: fe.Field, Reason: fe.Reason}
-			if fe.Index >= 0 && fe.Index < len(b.msgs) {
-				f.MessageId = b.msgs[fe.Index].id
+			f := FieldError{Index: -1, Field: fe.Field, Reason: fe.Reason}
+			if fe.Index != nil {
+				f.Index = *fe.Index
+				if f.Index >= 0 && f.Index < len(b.msgs) {
+					f.MessageId = b.msgs[f.Index].id
+				}
 			}
 			e.Errors = append(e.Errors, f)
 		}

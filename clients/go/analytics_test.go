@@ -454,7 +454,7 @@ func TestDoesNotRetryA400AndReportsTheServersReasons(t *testing.T) {
 	rec := newRecorder(t, func(n int, w http.ResponseWriter, r request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
-		fmt.Fprint(w, `{"success":false,"error":"invalid_message","message":"1 message is invalid","errors":[{"index":1,"field":"userId","reason":"must be a string"}]}`)
+		fmt.Fprint(w, `{"success":false,"error":"invalid_message","message":"1 message is invalid","errors":[{"field":"context.__proto__","reason":"prototype key"},{"index":1,"field":"userId","reason":"must be a string"}]}`)
 	})
 	c := newTestClient(rec)
 	errs := make(chan *DeliveryError, 1)
@@ -465,7 +465,10 @@ func TestDoesNotRetryA400AndReportsTheServersReasons(t *testing.T) {
 		t.Fatal("Flush returned nil for a refused batch")
 	}
 	de := <-errs
-	want := []FieldError{{Index: 1, MessageId: "m-1", Field: "userId", Reason: "must be a string"}}
+	want := []FieldError{
+		{Index: -1, Field: "context.__proto__", Reason: "prototype key"},
+		{Index: 1, MessageId: "m-1", Field: "userId", Reason: "must be a string"},
+	}
 	if de.StatusCode != 400 || !de.Permanent || de.Attempts != 1 || de.Code != "invalid_message" ||
 		de.Message != "1 message is invalid" || !reflect.DeepEqual(de.Errors, want) ||
 		!reflect.DeepEqual(de.MessageIds, []string{"m-0", "m-1"}) {

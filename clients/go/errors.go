@@ -37,7 +37,7 @@ func (e *ValidationError) Error() string {
 
 // FieldError is one per-message reason from a 4xx answer of the ingest API.
 type FieldError struct {
-	Index     int    // position of the message in the rejected batch
+	Index     int    // position of the message in the rejected batch; -1 for a field of the batch itself
 	MessageId string // messageId of that message, when Index is in range
 	Field     string
 	Reason    string
@@ -70,7 +70,11 @@ func (e *DeliveryError) Error() string {
 		fmt.Fprintf(&b, ": %s", e.Message)
 	}
 	for _, fe := range e.Errors {
-		fmt.Fprintf(&b, "; [%d] %s: %s", fe.Index, fe.Field, fe.Reason)
+		if fe.Index < 0 {
+			fmt.Fprintf(&b, "; %s: %s", fe.Field, fe.Reason)
+		} else {
+			fmt.Fprintf(&b, "; [%d] %s: %s", fe.Index, fe.Field, fe.Reason)
+		}
 	}
 	if e.Err != nil {
 		fmt.Fprintf(&b, ": %v", e.Err)
