@@ -16,18 +16,25 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 
 DEMO_RECEIVER_PORT="${DEMO_RECEIVER_PORT:-9000}"
 mkdir -p .cache
-if [ -z "${WORKSPACE_CONFIG:-}" ]; then
-  # The workspace lives in Kafka; the console seeds an empty one from the example, which sends to
-  # the demo receiver (followed when DEMO_RECEIVER_PORT moves it).
+if [ -n "${WORKSPACE_CONFIG:-}" ]; then
+  # File mode: the services route by that file, and the management API only reads it.
+  export WORKSPACE_CONFIG
+  workspace="the file $WORKSPACE_CONFIG"
+else
+  # Topic mode: the console seeds an empty workspace topic from the example, which sends to the
+  # demo receiver: follow it when DEMO_RECEIVER_PORT moves it.
   WORKSPACE_SEED_FILE="$PWD/.cache/workspace.demo.yaml"
   sed "s#http://127.0.0.1:9000/#http://127.0.0.1:$DEMO_RECEIVER_PORT/#" config/workspace.example.yaml >"$WORKSPACE_SEED_FILE"
   export WORKSPACE_SEED_FILE
+  workspace="the workspace topic, seeded from config/workspace.example.yaml when empty"
 fi
-# The key that seals the workspace's secrets in Kafka: made once, kept beside the local broker's data.
-keys_file=.cache/workspace-encryption-keys
-[ -s "$keys_file" ] || (umask 077 && echo "demo:$(openssl rand -base64 32)" >"$keys_file")
-export WORKSPACE_ENCRYPTION_KEYS="${WORKSPACE_ENCRYPTION_KEYS:-$(cat "$keys_file")}"
-export DEMO_RECEIVER_PORT
+# The local broker keeps the workspace topic between runs, so its secrets' key is kept too.
+if [ -z "${WORKSPACE_ENCRYPTION_KEYS:-}" ]; then
+  [ -s .cache/workspace-encryption-keys ] ||
+    node -e "console.log('demo:' + require('crypto').randomBytes(32).toString('base64'))" >.cache/workspace-encryption-keys
+  WORKSPACE_ENCRYPTION_KEYS="$(cat .cache/workspace-encryption-keys)"
+fi
+export WORKSPACE_ENCRYPTION_KEYS DEMO_RECEIVER_PORT
 export ADMIN_TOKEN="${ADMIN_TOKEN:-demo-admin-token-change-me}"
 export LOG_LEVEL="${LOG_LEVEL:-warn}"
 # switchyard_build_info{commit}: the checked-out commit.
@@ -82,7 +89,7 @@ fi
 
 cat <<MSG
 
-Switchyard is running (workspace: ${WORKSPACE_CONFIG:-the workspace topic, seeded from config/workspace.example.yaml}, Kafka: $KAFKA_BROKERS).
+Switchyard is running (workspace: $workspace; Kafka: $KAFKA_BROKERS).
   ingest   $ingest        router http://127.0.0.1:${ROUTER_PORT:-8081}    delivery http://127.0.0.1:${DELIVERY_PORT:-8082}
   demo webhook receiver http://127.0.0.1:$DEMO_RECEIVER_PORT
   console  http://127.0.0.1:${CONSOLE_PORT:-8083}   (log in with the admin token; set up sources and destinations there)
