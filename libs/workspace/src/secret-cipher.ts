@@ -70,11 +70,6 @@ export class SecretCipher {
       throw new SecretCipherError(`value sealed with key "${keyId}" does not authenticate`);
     }
   }
-
-  /** True when the value was sealed with a key other than the current sealing key. */
-  needsResealing(sealed: string): boolean {
-    return !sealed.startsWith(`${PREFIX}${this.sealingKeyId}:`);
-  }
 }
 
 export function isSealed(value: string): boolean {

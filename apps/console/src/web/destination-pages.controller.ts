@@ -126,7 +126,10 @@ export class DestinationPagesController {
     });
   }
 
-  /** Replaces the destination with the form's values, at the revision the form was opened on. */
+  /**
+   * Replaces the fields the form holds, at the revision the form was opened on. Fields the form
+   * does not show (signature scheme, previous secret, filters) keep their stored values.
+   */
   @Post(':id/edit')
   edit(
     @Param('id') id: string,
@@ -135,13 +138,15 @@ export class DestinationPagesController {
     @Res() reply: FastifyReply,
   ) {
     return this.pages.forAdmin(request, reply, async (holder) => {
-      const mask = storedSecretMask(this.admin.getDestination(id));
+      const stored = this.admin.getDestination(id);
+      const mask = storedSecretMask(stored);
       const form = { ...readDestinationForm(body, this.sourceIds(holder)), id };
       const mode: FormMode = { create: false, id };
       const { body: destination, problems } = destinationBody({ ...form, id: '' }, mask);
       if (problems.length > 0) return this.refusedForm(mode, form, holder, mask, invalid(problems));
       try {
-        await this.admin.changeDestination(id, destination, ifMatchOf(body), false, holder);
+        const replacement = withFieldsTheFormDoesNotShow(destination, stored.resource);
+        await this.admin.changeDestination(id, replacement, ifMatchOf(body), false, holder);
         return { redirect: pathOf(id) };
       } catch (error) {
         return this.refusedForm(mode, form, holder, mask, error);
@@ -244,4 +249,13 @@ const pathOf = (id: string) => `/destinations/${encodeURIComponent(id)}`;
 function storedSecretMask(view: ResourceView): string | undefined {
   const settings = view.resource.settings as { sharedSecret?: unknown } | undefined;
   return typeof settings?.sharedSecret === 'string' ? settings.sharedSecret : undefined;
+}
+
+type Plain = Record<string, unknown>;
+
+/** The form's destination, plus the stored fields the form has no control for (their masks keep their secrets). */
+function withFieldsTheFormDoesNotShow(fromForm: Plain, stored: Plain): Plain {
+  const { name: _name, settings: storedSettings, ...storedTop } = stored;
+  const { sharedSecret: _secret, webhooks: _webhooks, ...otherSettings } = (storedSettings ?? {}) as Plain;
+  return { ...storedTop, ...fromForm, settings: { ...otherSettings, ...(fromForm.settings as Plain) } };
 }

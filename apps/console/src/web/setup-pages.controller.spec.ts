@@ -240,4 +240,47 @@ describe('the setup pages over HTTP', () => {
     const page = await app.inject({ method: 'GET', url: '/sources' });
     expect([page.statusCode, page.headers.location]).toEqual([303, '/login']);
   });
+  it('keeps the fields the edit form does not show: signature scheme, previous secret, filters', async () => {
+    const admin = app.get(WorkspaceAdmin);
+    const holder = { name: 'admin', role: 'admin' as const };
+    const previous = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
+    const current = `whsec_${Buffer.alloc(24, 9).toString('base64')}`;
+    await admin.createDestination(
+      {
+        id: 'kept',
+        type: 'Webhooks',
+        enabled: true,
+        sources: ['web'],
+        filters: [{ name: 'no-tests', if: { field: 'event', equals: 'Test' }, then: { drop: true } }],
+        settings: {
+          signature: 'standard-webhooks',
+          sharedSecret: current,
+          previousSecret: previous,
+          previousSecretExpiresAt: '2099-01-01T00:00:00Z',
+          webhooks: [{ url: 'https://a.example/hook' }],
+        },
+      },
+      holder,
+    );
+    const saved = await post('/destinations/kept/edit', {
+      [field.revision]: '1',
+      [field.source('web')]: 'on',
+      [field.url(0)]: 'https://b.example/hook',
+      [field.sharedSecret]: '',
+      [field.enabled]: 'on',
+    });
+    expect(saved.statusCode).toBe(303);
+    expect(state.destination('kept')!).toMatchObject({
+      revision: 2,
+      resource: {
+        filters: [{ name: 'no-tests' }],
+        settings: {
+          signature: 'standard-webhooks',
+          sharedSecret: current,
+          previousSecret: previous,
+          webhooks: [{ url: 'https://b.example/hook' }],
+        },
+      },
+    });
+  });
 });
