@@ -120,6 +120,22 @@ describe('console API', () => {
     expect((await get('/api/destinations', { cookie: 'switchyard_console=1.forged' })).status).toBe(401);
   });
 
+  it('answers the same under /api/v1 as under the older /api aliases', async () => {
+    const pairs = [
+      ['/api/v1/health/destinations', '/api/destinations'],
+      ['/api/v1/destinations/d1/attempts?limit=5', '/api/destinations/d1/attempts?limit=5'],
+      ['/api/v1/messages?messageId=m8', '/api/messages?messageId=m8'],
+      ['/api/v1/dead-letters?limit=5', '/api/dead-letters?limit=5'],
+      ['/api/v1/sources/s1/calls', '/api/sources/s1/calls'],
+    ];
+    for (const [current, alias] of pairs) {
+      const [a, b] = await Promise.all([get(current), get(alias)]);
+      expect([current, a.status]).toEqual([current, b.status]);
+      expect(await a.json()).toEqual(await b.json());
+    }
+    expect((await get('/api/v1/index')).status).toBe(200);
+  });
+
   it('holds at most CONSOLE_MAX_ATTEMPTS: the oldest are evicted from every lookup and counted', async () => {
     const index = await eventually(
       async () => {

@@ -2,7 +2,10 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Test } from '@nestjs/testing';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiTokens } from '@switchyard/service';
+import { ConsoleApiController } from '../api/console-api.controller';
 import { ConsoleAuthGuard } from '../auth/console-auth.guard';
+import { ConsoleViews } from '../console-views';
+import { DeliveryReplay } from '../replay/delivery-replay';
 import { ConsoleSessions } from '../auth/console-sessions';
 import { AuditTrail } from './audit-trail';
 import { managementApiDocument } from './openapi';
@@ -15,9 +18,11 @@ describe('the management API document', () => {
   beforeAll(async () => {
     const tokens = ApiTokens.from('a-long-enough-admin-token');
     const module = await Test.createTestingModule({
-      controllers: [WorkspaceApiController],
+      controllers: [WorkspaceApiController, ConsoleApiController],
       providers: [
         { provide: WorkspaceAdmin, useValue: {} },
+        { provide: ConsoleViews, useValue: {} },
+        { provide: DeliveryReplay, useValue: {} },
         { provide: AuditTrail, useValue: new AuditTrail(1) },
         { provide: ApiTokens, useValue: tokens },
         { provide: ConsoleSessions, useValue: new ConsoleSessions(tokens, 1000, false) },
@@ -33,6 +38,11 @@ describe('the management API document', () => {
     const document = managementApiDocument(app);
     expect(document.openapi).toBe('3.1.0');
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it('describes only the management API, not the old aliases under /api/', () => {
+    const paths = Object.keys(managementApiDocument(app).paths);
+    expect(paths.filter((path) => !path.startsWith('/api/v1/'))).toEqual([]);
   });
 
   it('describes the fixed collections under /api/v1, and every field of the workspace file', () => {
