@@ -181,11 +181,20 @@ export class WorkspaceAdmin {
 
   private serialised<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
-      await this.log.caughtUp();
+      await this.readToEnd();
       return work();
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** A write is checked against the whole topic: one that cannot be read to its end cannot be written either. */
+  private async readToEnd(): Promise<void> {
+    try {
+      await this.log.caughtUp();
+    } catch (error) {
+      throw unavailable((error as Error).message);
+    }
   }
 
   private current(
