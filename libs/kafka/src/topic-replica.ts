@@ -11,8 +11,9 @@ export type ReplicaBatchHandler = (records: readonly KafkaRecord[], partition: n
  * A whole topic read into this process from its beginning, and followed as it grows: each
  * instance reads through a consumer group of its own (deleted on stop), so several instances
  * never split the topic between them. It has caught up once it has read every record the topic
- * held when it started; `catchUp` waits for the records written before the call, so a writer
- * that reads its own topic sees its write.
+ * held when it started; `catchUp` waits for the records committed before the call. A writer that
+ * reads its own topic waits for its record with `catchUpTo`: a transaction's commit returns
+ * before the broker's end offset (the last stable offset) covers it.
  */
 export class TopicReplica {
   private readonly groupId: string;
@@ -66,9 +67,14 @@ export class TopicReplica {
     await this.until(this.startEnds);
   }
 
-  /** Resolves once every record written to the topic before the call has been handed over. */
+  /** Resolves once every record committed to the topic before the call has been handed over. */
   async catchUp(): Promise<void> {
     await this.until(await this.ends());
+  }
+
+  /** Resolves once the record at `offset` of `partition`, and every one before it, has been handed over. */
+  catchUpTo(partition: number, offset: string): Promise<void> {
+    return this.until(new Map([[partition, BigInt(offset) + 1n]]));
   }
 
   async stop(): Promise<void> {

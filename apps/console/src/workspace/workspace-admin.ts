@@ -33,7 +33,10 @@ export interface WorkspaceChange {
 
 /** The workspace topic as the management API sees it. */
 export interface WorkspaceLog {
-  /** Resolves once the broker acknowledged both records (one transaction); rejects when it could not. */
+  /**
+   * Resolves once the broker acknowledged both records (one transaction) and the local state has
+   * applied the change; rejects when they could not be written.
+   */
   append(change: WorkspaceChange): Promise<void>;
   /** Resolves once the local state has applied every record written before the call. */
   caughtUp(): Promise<void>;
@@ -256,7 +259,6 @@ export class WorkspaceAdmin {
     } catch (error) {
       throw unavailable((error as Error).message);
     }
-    await this.log.caughtUp();
   }
 
   private sealed(destination: Plain): Plain {
