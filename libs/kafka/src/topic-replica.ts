@@ -49,14 +49,15 @@ export class TopicReplica {
       consumer,
       {
         autoCommit: false,
-        eachBatch: async ({ batch }) => this.onBatch(batch.messages, batch.partition),
+        eachBatch: async ({ batch }) => this.handOver(batch.partition, batch.messages),
       },
       this.groupId,
       this.logger,
     );
     // Also after a batch of transaction markers alone, which reaches no handler but moves the position.
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-      this.positions.set(payload.partition, BigInt(payload.lastOffset) + 1n);
+      const next = BigInt(payload.lastOffset) + 1n;
+      if (next > this.position(payload.partition)) this.positions.set(payload.partition, next);
       this.wake();
     });
     await retryTransient(async () => {
@@ -100,9 +101,24 @@ export class TopicReplica {
     }
   }
 
+  /**
+   * Hands each record over once. A consumer restarted after an outage has no committed offset to
+   * resume from and reads the topic again from its beginning: handing those records over again
+   * would take readers back through every earlier state, and add the records a second time.
+   */
+  private handOver(partition: number, records: readonly KafkaRecord[]): void {
+    const next = this.position(partition);
+    const unseen = records.filter((r) => BigInt(r.offset) >= next);
+    if (unseen.length > 0) this.onBatch(unseen, partition);
+  }
+
+  private position(partition: number): bigint {
+    return this.positions.get(partition) ?? 0n;
+  }
+
   /** Every partition read up to `ends` (transaction markers included: they take offsets too). */
   private reached(ends: Map<number, bigint>): boolean {
-    for (const [partition, end] of ends) if ((this.positions.get(partition) ?? 0n) < end) return false;
+    for (const [partition, end] of ends) if (this.position(partition) < end) return false;
     return true;
   }
 
