@@ -1,7 +1,16 @@
 import { eventually } from './kafka-test-kit';
 import { ManagementApi } from './management-api';
 import { scrape } from './prometheus-text';
-import { freePort, ServiceProcess, ServiceProcessOptions } from './service-process';
+import { freePort, ServiceProcess } from './service-process';
+
+type StackService = 'console' | 'ingest' | 'router' | 'delivery';
+
+/** Starts one service process: from source by default; a benchmark passes its compiled launcher. */
+export type ServiceLauncher = (
+  name: StackService,
+  env: NodeJS.ProcessEnv,
+  port: number,
+) => Promise<ServiceProcess>;
 
 /** The workspace topic offset a service has applied up to, from its /metrics; -1 before any record. */
 export async function appliedWorkspaceOffset(baseUrl: string): Promise<number> {
@@ -22,15 +31,15 @@ export class TopicModeStack {
     readonly deliveries: ServiceProcess[],
   ) {}
 
-  /** One process after the other, all with `env` (topicModeEnv); if one fails, the others stop. */
+  /** One process after the other, all with `env` (topicModeEnv), each by `launch`; if one fails, the others stop. */
   static async start(
     env: NodeJS.ProcessEnv,
     replicas = 2,
-    options: ServiceProcessOptions = {},
+    launch: ServiceLauncher = (name, serviceEnv, port) => ServiceProcess.start(name, port, serviceEnv),
   ): Promise<TopicModeStack> {
     const started: ServiceProcess[] = [];
-    const start = async (name: 'console' | 'ingest' | 'router' | 'delivery') => {
-      const service = await ServiceProcess.start(name, await freePort(), env, options);
+    const start = async (name: StackService) => {
+      const service = await launch(name, env, await freePort());
       started.push(service);
       return service;
     };
