@@ -408,7 +408,7 @@ describe('the management API on a workspace topic', () => {
     });
   });
 
-  it('keeps shared secrets and header values out of the topics, the answers, the audit and the log', async () => {
+  it('keeps shared secrets and header values out of the topics, the answers, the audit, the log and the metrics', async () => {
     const secrets = [
       'vault-shared-secret-91c2d7e4',
       'Bearer vault-header-value-08ab3f',
@@ -441,7 +441,13 @@ describe('the management API on a workspace topic', () => {
       await reader.waitFor(2, (r) => r.topic === names.workspace && r.key === key);
       await reader.waitFor(2, (r) => r.topic === names.workspaceAudit && r.key === key);
       const raw = reader.records.map((r) => `${r.key} ${r.text} ${JSON.stringify(r.headers)}`).join('\n');
-      const everywhere = [raw, ...answers.map((a) => JSON.stringify(a.body)), consoleService.tail(1_000_000)];
+      const metrics = await (await fetch(`${consoleService.url}/metrics`)).text();
+      const everywhere = [
+        raw,
+        ...answers.map((a) => JSON.stringify(a.body)),
+        consoleService.tail(1_000_000),
+        metrics,
+      ];
       for (const secret of secrets) for (const text of everywhere) expect(text).not.toContain(secret);
     } finally {
       await reader.stop();
