@@ -11,8 +11,9 @@ export type ReplicaBatchHandler = (records: readonly KafkaRecord[], partition: n
  * A whole topic read into this process from its beginning, and followed as it grows: each
  * instance reads through a consumer group of its own (deleted on stop), so several instances
  * never split the topic between them. It has caught up once it has read every record the topic
- * held when it started; `catchUp` waits for the records written before the call, so a writer
- * that reads its own topic sees its write.
+ * held when it started; `catchUp` waits for the records committed before the call. A writer that
+ * reads its own topic waits for its record with `catchUpTo`: a transaction's commit returns
+ * before the broker's end offset (the last stable offset) covers it.
  */
 export class TopicReplica {
   private readonly groupId: string;
@@ -48,14 +49,15 @@ export class TopicReplica {
       consumer,
       {
         autoCommit: false,
-        eachBatch: async ({ batch }) => this.onBatch(batch.messages, batch.partition),
+        eachBatch: async ({ batch }) => this.handOver(batch.partition, batch.messages),
       },
       this.groupId,
       this.logger,
     );
     // Also after a batch of transaction markers alone, which reaches no handler but moves the position.
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-      this.positions.set(payload.partition, BigInt(payload.lastOffset) + 1n);
+      const next = BigInt(payload.lastOffset) + 1n;
+      if (next > this.position(payload.partition)) this.positions.set(payload.partition, next);
       this.wake();
     });
     await retryTransient(async () => {
@@ -66,9 +68,14 @@ export class TopicReplica {
     await this.until(this.startEnds);
   }
 
-  /** Resolves once every record written to the topic before the call has been handed over. */
+  /** Resolves once every record committed to the topic before the call has been handed over. */
   async catchUp(): Promise<void> {
     await this.until(await this.ends());
+  }
+
+  /** Resolves once the record at `offset` of `partition`, and every one before it, has been handed over. */
+  catchUpTo(partition: number, offset: string): Promise<void> {
+    return this.until(new Map([[partition, BigInt(offset) + 1n]]));
   }
 
   async stop(): Promise<void> {
@@ -94,9 +101,24 @@ export class TopicReplica {
     }
   }
 
+  /**
+   * Hands each record over once. A consumer restarted after an outage has no committed offset to
+   * resume from and reads the topic again from its beginning: handing those records over again
+   * would take readers back through every earlier state, and add the records a second time.
+   */
+  private handOver(partition: number, records: readonly KafkaRecord[]): void {
+    const next = this.position(partition);
+    const unseen = records.filter((r) => BigInt(r.offset) >= next);
+    if (unseen.length > 0) this.onBatch(unseen, partition);
+  }
+
+  private position(partition: number): bigint {
+    return this.positions.get(partition) ?? 0n;
+  }
+
   /** Every partition read up to `ends` (transaction markers included: they take offsets too). */
   private reached(ends: Map<number, bigint>): boolean {
-    for (const [partition, end] of ends) if ((this.positions.get(partition) ?? 0n) < end) return false;
+    for (const [partition, end] of ends) if (this.position(partition) < end) return false;
     return true;
   }
 

@@ -55,10 +55,16 @@ export class WorkspaceTopic extends Workspace {
     return this.replica?.caughtUp ?? false;
   }
 
-  /** Resolves once every record written before the call has been applied (and the topic was read whole). */
+  /** Resolves once every record committed before the call has been applied (and the topic was read whole). */
   async catchUp(): Promise<void> {
     await this.following;
     await this.replica!.catchUp();
+  }
+
+  /** Resolves once the record at `offset` of `partition` (one this process wrote) has been applied. */
+  async catchUpTo(partition: number, offset: string): Promise<void> {
+    await this.following;
+    await this.replica!.catchUpTo(partition, offset);
   }
 
   async stop(): Promise<void> {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { encodeWorkspaceAudit, TopicNames } from '@switchyard/contracts';
-import { KafkaClient, KafkaProducer } from '@switchyard/kafka';
+import { KafkaClient, KafkaProducer, WrittenPartition } from '@switchyard/kafka';
 import { WorkspaceTopic } from '@switchyard/workspace';
 import { WorkspaceChange, WorkspaceLog } from './workspace-admin';
 
 /**
  * The management API's writes: each change and its audit record in one Kafka transaction, so a
  * reader (read-committed, the client's default) sees both or neither. Reads come back through
- * the console's own follower of the workspace topic.
+ * the console's own follower of the workspace topic, which has applied a change once `append`
+ * resolves.
  */
 export class KafkaWorkspaceLog implements WorkspaceLog {
   private producer: KafkaProducer | undefined;
@@ -21,8 +22,9 @@ export class KafkaWorkspaceLog implements WorkspaceLog {
   async append({ key, value, audit }: WorkspaceChange): Promise<void> {
     const producer = await this.connected();
     const transaction = await producer.transaction();
+    let written: WrittenPartition[];
     try {
-      await transaction.sendBatch({
+      written = await transaction.sendBatch({
         acks: -1,
         topicMessages: [
           { topic: this.topics.workspace, messages: [{ key, value }] },
@@ -34,6 +36,9 @@ export class KafkaWorkspaceLog implements WorkspaceLog {
       if (transaction.isActive()) await transaction.abort().catch(() => undefined);
       throw error;
     }
+    const record = written.find((w) => w.topicName === this.topics.workspace);
+    if (record?.baseOffset === undefined) throw new Error('the broker did not say where it wrote the change');
+    await this.workspace.catchUpTo(record.partition, record.baseOffset);
   }
 
   caughtUp(): Promise<void> {

@@ -12,13 +12,16 @@ const cipher = SecretCipher.fromSetting(`k1:${randomBytes(32).toString('base64')
 class AppliedLog implements WorkspaceLog {
   readonly written: WorkspaceChange[] = [];
   failing = false;
+  unreadable = false;
   constructor(private readonly state: WorkspaceState) {}
   async append(change: WorkspaceChange) {
     if (this.failing) throw new Error('broker unreachable');
     this.written.push(change);
     this.state.apply(change.key, change.value);
   }
-  async caughtUp() {}
+  async caughtUp() {
+    if (this.unreadable) throw new Error('broker unreachable');
+  }
   get audit(): WorkspaceAuditRecord[] {
     return this.written.map((c) => c.audit);
   }
@@ -130,6 +133,17 @@ describe('WorkspaceAdmin', () => {
     expect((await statusOf(api.changeSource('web', { name: 'Renamed' }, undefined, true, admin)))[0]).toBe(
       503,
     );
+    expect(state.source('web')!.resource.name).toBe('Website');
+  });
+
+  it('answers 503 when the topic cannot be read to its end before a write, and writes nothing', async () => {
+    const { api, log, state } = setup();
+    await api.createSource({ id: 'web', name: 'Website' }, admin);
+    log.unreadable = true;
+    expect((await statusOf(api.changeSource('web', { name: 'Renamed' }, undefined, true, admin)))[0]).toBe(
+      503,
+    );
+    expect(log.written.length).toBe(1);
     expect(state.source('web')!.resource.name).toBe('Website');
   });
 

@@ -33,7 +33,10 @@ export interface WorkspaceChange {
 
 /** The workspace topic as the management API sees it. */
 export interface WorkspaceLog {
-  /** Resolves once the broker acknowledged both records (one transaction); rejects when it could not. */
+  /**
+   * Resolves once the broker acknowledged both records (one transaction) and the local state has
+   * applied the change; rejects when they could not be written.
+   */
   append(change: WorkspaceChange): Promise<void>;
   /** Resolves once the local state has applied every record written before the call. */
   caughtUp(): Promise<void>;
@@ -181,11 +184,20 @@ export class WorkspaceAdmin {
 
   private serialised<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
-      await this.log.caughtUp();
+      await this.readToEnd();
       return work();
     });
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** A write is checked against the whole topic: one that cannot be read to its end cannot be written either. */
+  private async readToEnd(): Promise<void> {
+    try {
+      await this.log.caughtUp();
+    } catch (error) {
+      throw unavailable((error as Error).message);
+    }
   }
 
   private current(
@@ -247,7 +259,6 @@ export class WorkspaceAdmin {
     } catch (error) {
       throw unavailable((error as Error).message);
     }
-    await this.log.caughtUp();
   }
 
   private sealed(destination: Plain): Plain {
