@@ -272,6 +272,11 @@ describe('the management API on a workspace topic', () => {
       ]);
       expect(problemsOf(rules).find((p) => p.startsWith('sources'))).toContain('nowhere');
 
+      const both = await api.request('POST', '/destinations', {
+        body: { ...hooks('https://hooks.example/a'), id: 'broken', enabled: 'yes', sources: ['nowhere'] },
+      });
+      expect([both.status, fieldsOf(both).sort()]).toEqual([400, ['enabled', 'sources']]);
+
       const typo = await api.request('PATCH', '/destinations/hooks', {
         body: { settings: { sharedSecert: 'x' } },
       });
@@ -505,6 +510,24 @@ describe('the management API on a workspace topic', () => {
         ['create', 'web', 1],
       ]);
     }, 300_000);
+  });
+
+  it('serves the delivery tools under the same prefix and tokens: reads for a viewer, replay for an admin only', async () => {
+    const reads = [
+      ['GET', '/health/destinations', 200],
+      ['GET', '/destinations/no-such-destination/attempts?limit=5', 404],
+      ['GET', '/messages?messageId=no-such-message', 200],
+      ['GET', '/dead-letters?limit=5', 200],
+      ['GET', '/sources/no-such-source/calls', 404],
+      ['GET', '/index', 200],
+    ] as const;
+    for (const [method, path, status] of reads)
+      expect([path, (await api.request(method, path, { token: VIEWER_TOKEN })).status]).toEqual([
+        path,
+        status,
+      ]);
+    const replay = await api.request('POST', '/replay', { token: VIEWER_TOKEN, body: { messageId: 'x' } });
+    expect(replay.status).toBe(403);
   });
 
   it('exercises every operation of its OpenAPI document', () => {

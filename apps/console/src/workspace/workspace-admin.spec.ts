@@ -112,7 +112,10 @@ describe('WorkspaceAdmin', () => {
       api.createDestination({ ...destination, sources: ['nope'], colour: 'red' }, admin),
     );
     expect(status).toBe(400);
-    expect((body as { problems: string[] }).problems).toEqual(['colour: unknown field']);
+    expect((body as { problems: string[] }).problems).toEqual([
+      'colour: unknown field',
+      'sources: unknown source "nope"',
+    ]);
     const [status2, body2] = await statusOf(
       api.createDestination({ ...destination, sources: ['nope'] }, admin),
     );

@@ -222,10 +222,12 @@ export class WorkspaceAdmin {
     return plain;
   }
 
+  /** Every problem at once: the fields' own rules, and the cross-field rules wherever the shape allows them. */
   private checkDestination(plain: Plain): Plain {
     const check = checkResource(Destination, plain);
-    if (!check.value) throw invalid(check.problems);
-    const problems = destinationProblems(check.value, new Set(this.state.config.sources.map((s) => s.id)));
+    const sourceIds = new Set(this.state.config.sources.map((s) => s.id));
+    const crossField = hasDestinationShape(plain) ? destinationProblems(plain, sourceIds) : [];
+    const problems = [...check.problems, ...crossField];
     if (problems.length > 0) throw invalid(problems);
     return plain;
   }
@@ -311,6 +313,18 @@ export function mergePatch(target: Plain, patch: Plain): Plain {
     else result[key] = value;
   }
   return result;
+}
+
+/** Enough of a destination's shape for its cross-field rules to read, even when some field breaks its own rule. */
+function hasDestinationShape(plain: Plain): plain is Plain & Destination {
+  const settings = plain.settings as Plain | undefined;
+  return (
+    Array.isArray(plain.sources) &&
+    plain.sources.every((s) => typeof s === 'string') &&
+    isPlain(settings) &&
+    Array.isArray(settings.webhooks) &&
+    settings.webhooks.every((w) => isPlain(w) && (w.headers === undefined || isPlain(w.headers)))
+  );
 }
 
 const isPlain = (value: unknown): value is Plain =>
