@@ -90,7 +90,8 @@ describe('setting up sources and destinations in the console, in a real browser'
 
   /**
    * Sends one track call per event with @segment/analytics-node, as a user's backend would, and
-   * resolves once the SDK flushed them; every batch it sent must have been answered 200.
+   * resolves once the SDK flushed them. Ingest must take every batch: the SDK may retry one a
+   * loaded ingest answered 5xx, but nothing may be refused (4xx) or given up on.
    */
   const sendWithSdk = async (key: string, events: string[]) => {
     const client = new Analytics({ writeKey: key, host: ingestUrl, maxEventsInBatch: 1 });
@@ -101,7 +102,8 @@ describe('setting up sources and destinations in the console, in a real browser'
     for (const event of events) client.track({ userId: USER_ID, event, properties: { plan: 'pro' } });
     await client.closeAndFlush({ timeout: 120_000 });
     expect(errors).toEqual([]);
-    expect(statuses).toEqual(events.map(() => 200));
+    expect(statuses.filter((status) => status !== 200 && status < 500)).toEqual([]);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(events.length);
   };
 
   /** What ingest answers a track call sent with `key`, as the SDKs send it (HTTP Basic). */
