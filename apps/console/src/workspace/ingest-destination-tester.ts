@@ -5,7 +5,7 @@ import { DestinationTester, DestinationTestReport } from '../web/destination-tes
 import { workspaceError } from './workspace-errors';
 
 /** How long a test event is waited for: its first attempt, over every URL it tries, fits well inside. */
-const WAIT_MS = 15_000;
+const WAIT_MS = 30_000;
 const POLL_MS = 100;
 /** Outcomes that end an attempt: after them no more URLs are tried for it. */
 const FINAL = new Set(['delivered', 'retry-scheduled', 'dead-lettered', 'filtered']);
