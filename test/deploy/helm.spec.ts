@@ -7,6 +7,8 @@
  * - the production render: non-root containers with read-only root filesystems, every Secret
  *   reference resolved by a rendered Secret or one the values file documents, PDBs and
  *   NetworkPolicies selecting what they name, each Deployment's environment equal to the values;
+ * - the workspace mode: topic mode (the default) sets no WORKSPACE_CONFIG, file mode sets it on every
+ *   service; the apply Job runs the image's built CLI against the console's Service;
  * - the generated parts stay generated: values.yaml's env maps and the README table from the
  *   settings tables, the kustomize manifests from the chart, the monitoring files from deploy/monitoring;
  * - the chart's settings list holds the services' own defaults and leaves out only secrets and
@@ -260,8 +262,38 @@ interface ChartValues {
     sasl: { mechanism: string };
     existingSecret: string;
   };
-  admin: { existingSecret: string; existingSecretKey: string };
+  admin: {
+    existingSecret: string;
+    existingSecretKey: string;
+    apiTokens: { existingSecret: string; existingSecretKey: string };
+  };
+  workspace: {
+    mode: 'topic' | 'file';
+    existingSecret: string;
+    seed: boolean;
+    encryptionKeys: { existingSecret: string; existingSecretKey: string };
+  };
+  ingest: { ingress: { enabled: boolean; host: string; tlsSecretName: string } };
   env: Record<ChartService, Record<string, string>>;
+}
+
+/** What the console gets from admin.apiTokens, workspace.* and the ingest Ingress. */
+function expectedConsoleEnv(values: ChartValues): Record<string, string> {
+  const { apiTokens } = values.admin;
+  const { ingress } = values.ingest;
+  const w = values.workspace;
+  return {
+    CONSOLE_DELIVERY_URL: 'http://switchyard-delivery:8082',
+    CONSOLE_INGEST_URL: ingress.enabled
+      ? `${ingress.tlsSecretName ? 'https' : 'http'}://${ingress.host}`
+      : 'http://switchyard-ingest:80',
+    ...(apiTokens.existingSecret
+      ? { API_TOKENS_FILE: `/etc/switchyard-tokens/${apiTokens.existingSecretKey}` }
+      : {}),
+    ...(w.mode === 'topic' && w.seed && w.existingSecret
+      ? { WORKSPACE_SEED_FILE: '/etc/switchyard/workspace.yaml' }
+      : {}),
+  };
 }
 
 /** The environment a service must get from these values: the env maps, and what the chart derives from kafka.* and admin.*. */
@@ -270,6 +302,7 @@ function expectedEnv(values: ChartValues, service: Service): Record<string, stri
   const nonEmpty = (vars: Record<string, string>) =>
     Object.fromEntries(Object.entries(vars).filter(([, v]) => v !== ''));
   const k = values.kafka;
+  const w = values.workspace;
   return {
     KAFKA_BROKERS: k.brokers,
     KAFKA_SSL: String(k.tls.enabled),
@@ -283,11 +316,16 @@ function expectedEnv(values: ChartValues, service: Service): Record<string, stri
       : {}),
     KAFKA_REPLICATION_FACTOR: k.replicationFactor,
     KAFKA_MIN_INSYNC_REPLICAS: k.minInsyncReplicas,
-    WORKSPACE_CONFIG: '/etc/switchyard/workspace.yaml',
+    ...(w.mode === 'file' ? { WORKSPACE_CONFIG: '/etc/switchyard/workspace.yaml' } : {}),
+    ...(w.encryptionKeys.existingSecret
+      ? {
+          WORKSPACE_ENCRYPTION_KEYS: `secret:${w.encryptionKeys.existingSecret}/${w.encryptionKeys.existingSecretKey}`,
+        }
+      : {}),
     PORT: port,
     SWITCHYARD_SERVICE: service,
     ADMIN_TOKEN: `secret:${values.admin.existingSecret}/${values.admin.existingSecretKey}`,
-    ...(service === 'console' ? { CONSOLE_DELIVERY_URL: 'http://switchyard-delivery:8082' } : {}),
+    ...(service === 'console' ? expectedConsoleEnv(values) : {}),
     ...nonEmpty(values.env.all),
     ...nonEmpty(values.env[service]),
   };
@@ -398,20 +436,22 @@ describe('Helm chart (offline)', () => {
       expect([...documented.keys()].sort()).toEqual([
         'events-example-com-tls',
         'switchyard-admin',
+        'switchyard-api-tokens',
         'switchyard-console-example-com-tls',
         'switchyard-kafka',
         'switchyard-workspace',
+        'switchyard-workspace-keys',
       ]);
       expect(secretReferenceProblems(objects, documented)).toEqual([]);
       const broken = structuredClone(objects);
-      deploymentOf(broken, 'ingest').spec.volumes!.find((v) => v.name === 'workspace')!.secret!.secretName =
+      deploymentOf(broken, 'console').spec.volumes!.find((v) => v.name === 'api-tokens')!.secret!.secretName =
         'nowhere';
       deploymentOf(broken, 'delivery').spec.containers[0].env!.find(
         (e) => e.name === 'ADMIN_TOKEN',
       )!.valueFrom!.secretKeyRef!.key = 'TOKEN';
       expect(secretReferenceProblems(broken, documented)).toEqual([
-        'Deployment/switchyard-ingest volume workspace: Secret nowhere is neither rendered nor documented',
         'Deployment/switchyard-delivery env ADMIN_TOKEN: Secret switchyard-admin has no key TOKEN',
+        'Deployment/switchyard-console volume api-tokens: Secret nowhere is neither rendered nor documented',
       ]);
     });
 
@@ -439,7 +479,7 @@ describe('Helm chart (offline)', () => {
       ]);
     });
 
-    it('lets router and delivery be reached only by the scraper (and delivery by the console), and keeps delivery off cluster ranges', () => {
+    it('lets router and delivery be reached only by the scraper (and delivery and ingest by the console), and keeps delivery off cluster ranges', () => {
       const policy = (name: Service) =>
         byKind(objects, 'NetworkPolicy').find((p) => p.metadata.name === `switchyard-${name}`)!.spec as {
           ingress: Array<{ from: Array<Record<string, unknown>> }>;
@@ -457,8 +497,22 @@ describe('Helm chart (offline)', () => {
           podSelector: { matchLabels: expect.objectContaining({ 'app.kubernetes.io/component': 'console' }) },
         },
       ]);
-      expect(sources('ingest')).toEqual([scraper, ingressController]);
-      expect(sources('console')).toEqual([scraper, ingressController]);
+      expect(sources('ingest')).toEqual([
+        scraper,
+        ingressController,
+        {
+          podSelector: { matchLabels: expect.objectContaining({ 'app.kubernetes.io/component': 'console' }) },
+        },
+      ]);
+      expect(sources('console')).toEqual([
+        scraper,
+        ingressController,
+        {
+          podSelector: {
+            matchLabels: expect.objectContaining({ 'app.kubernetes.io/component': 'workspace-apply' }),
+          },
+        },
+      ]);
       const anywhere = policy('delivery')
         .egress!.flatMap((r) => r.to)
         .find((t) => t.ipBlock?.cidr === '0.0.0.0/0');
@@ -486,14 +540,116 @@ describe('Helm chart (offline)', () => {
     });
   });
 
+  describe('the workspace mode', () => {
+    const workspaceFile = ['--set', 'workspace.content=sources: []'];
+    const workspaceConfigs = (objects: K8sObject[]) =>
+      SERVICES.map((service) => ({
+        service,
+        WORKSPACE_CONFIG: containerEnv(objects, deploymentOf(objects, service).spec.containers[0])
+          .WORKSPACE_CONFIG,
+      }));
+
+    it('topic mode (the default) gives no service WORKSPACE_CONFIG, and mounts the file only where it is read', () => {
+      const objects = objectsOf(template(workspaceFile));
+      expect(workspaceConfigs(objects)).toEqual(
+        SERVICES.map((service) => ({ service, WORKSPACE_CONFIG: undefined })),
+      );
+      const mounted = SERVICES.filter((service) =>
+        deploymentOf(objects, service).spec.volumes?.some((v) => v.name === 'workspace'),
+      );
+      expect(mounted).toEqual(['console']);
+      const withoutSeed = objectsOf(template([...workspaceFile, '--set', 'workspace.seed=false']));
+      expect(deploymentOf(withoutSeed, 'console').spec.volumes?.map((v) => v.name)).toEqual(['tmp']);
+      // Without a workspace file there is no workspace Secret to mount or seed from.
+      expect(byKind(objectsOf(template([])), 'Secret').map((o) => o.metadata.name)).not.toContain(
+        'switchyard-workspace',
+      );
+    });
+
+    it('file mode gives every service WORKSPACE_CONFIG and the mounted file', () => {
+      const objects = objectsOf(template(['--set', 'workspace.mode=file']));
+      expect(workspaceConfigs(objects)).toEqual(
+        SERVICES.map((service) => ({ service, WORKSPACE_CONFIG: '/etc/switchyard/workspace.yaml' })),
+      );
+      for (const service of SERVICES) {
+        const pod = deploymentOf(objects, service).spec;
+        expect({
+          service,
+          secret: pod.volumes?.find((v) => v.name === 'workspace')?.secret?.secretName,
+        }).toEqual({ service, secret: 'switchyard-workspace' });
+      }
+    });
+
+    it("the apply Job applies the file through the console's Service with the admin token, --dry-run on request", () => {
+      const production = objectsOf(readFileSync(renders['values-production.yaml'], 'utf8'));
+      const job = byKind(production, 'Job').find((o) => o.metadata.name === 'switchyard-workspace-apply');
+      const spec = (job?.spec as { template: PodTemplate }).template.spec;
+      const container = spec.containers[0] as Container & { command: string[] };
+      expect(container.command).toEqual([
+        'node',
+        'dist/scripts/workspace/cli.js',
+        'apply',
+        '-f',
+        '/etc/switchyard/workspace.yaml',
+      ]);
+      expect(containerEnv(production, container)).toEqual({
+        SWITCHYARD_CONSOLE_URL: 'http://switchyard-console:8083',
+        SWITCHYARD_TOKEN: 'secret:switchyard-admin/ADMIN_TOKEN',
+      });
+      expect(spec.volumes?.find((v) => v.name === 'workspace')?.secret?.secretName).toBe(
+        'switchyard-workspace',
+      );
+      // The console's NetworkPolicy admits the Job's pods.
+      const consolePolicy = byKind(production, 'NetworkPolicy').find(
+        (p) => p.metadata.name === 'switchyard-console',
+      );
+      const peers = (consolePolicy?.spec as { ingress: Array<{ from: Selector[] }> }).ingress.flatMap((r) =>
+        r.from.map((f) => (f as { podSelector?: Selector }).podSelector),
+      );
+      expect(
+        peers.some((selector) =>
+          matches(selector, (job?.spec as { template: PodTemplate }).template.metadata?.labels),
+        ),
+      ).toBe(true);
+      const dryRun = objectsOf(
+        template([
+          '-f',
+          valuesFile('values-production.yaml'),
+          '--set',
+          'workspace.applyJob.dryRun=true',
+          '--show-only',
+          'templates/jobs.yaml',
+        ]),
+      ).find((o) => o.metadata.name === 'switchyard-workspace-apply');
+      expect((dryRun?.spec as { template: PodTemplate }).template.spec.containers[0]).toMatchObject({
+        command: expect.arrayContaining(['--dry-run']),
+      });
+    });
+
+    it("the apply Job's command is built into the image", () => {
+      const build = JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')) as {
+        include: string[];
+      };
+      expect(build.include).toContain('scripts/workspace/**/*.ts');
+      const dockerfile = readFileSync(join(ROOT, 'docker/Dockerfile'), 'utf8');
+      expect(dockerfile).toContain('COPY scripts/workspace ./scripts/workspace');
+      expect(dockerfile).toContain('test -f dist/scripts/workspace/cli.js');
+      expect(dockerfile).toContain('node dist/scripts/workspace/cli.js --help');
+      // The image leaves the workspace source to the chart: a WORKSPACE_CONFIG there would force file mode.
+      expect(dockerfile).not.toMatch(/^\s*WORKSPACE_CONFIG=/m);
+    });
+  });
+
   it("renders README.md's `helm install` as pasted", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const command = readme.match(/^helm install ((?:.*\\\n)*.*)/m)?.[1];
     if (!command) throw new Error('README.md has no `helm install` line');
     const token = 'a'.repeat(64);
+    const keys = `k1:${'b'.repeat(43)}=`;
     const args = command
       .replace(/\\\n/g, ' ')
       .replace('"$(openssl rand -hex 32)"', token)
+      .replace('"k1:$(openssl rand -base64 32)"', keys)
       .split(/\s+/)
       .filter(Boolean);
     const objects = objectsOf(helmRun(['template', ...args]));
@@ -504,6 +660,7 @@ describe('Helm chart (offline)', () => {
     const secretData = (name: string) =>
       byKind(objects, 'Secret').find((o) => o.metadata.name === name)?.stringData;
     expect(secretData('switchyard-admin')?.ADMIN_TOKEN).toBe(token);
+    expect(secretData('switchyard-workspace-keys')?.WORKSPACE_ENCRYPTION_KEYS).toBe(keys);
     expect(secretData('switchyard-workspace')?.['workspace.yaml']).toBe(
       readFileSync(join(ROOT, 'config/workspace.example.yaml'), 'utf8'),
     );
@@ -528,6 +685,30 @@ describe('Helm chart (offline)', () => {
     expect(templateError(['--set', 'env.delivery.DELIVERY_RETRY_WINDOW_MS=100'])).toMatch(
       /env\.delivery\.DELIVERY_RETRY_WINDOW_MS must be a string/,
     );
+    expect(templateError(['--set', 'env.console.CONSOLE_INGEST_URL=http://x'])).toMatch(
+      /env\.console\.CONSOLE_INGEST_URL: CONSOLE_INGEST_URL is set by the chart/,
+    );
+    expect(templateError(['--set', 'workspace.mode=database'])).toMatch(
+      /workspace\.mode must be topic or file, not "database"/,
+    );
+    expect(templateError(['--set', 'workspace.encryptionKeys.value=k1:short'])).toMatch(
+      /workspace\.encryptionKeys\.value must be id:key/,
+    );
+    const applyJob = [
+      '--set',
+      'workspace.applyJob.enabled=true',
+      '--set',
+      'admin.token=admin-token-0123456789',
+    ];
+    expect(templateError([...applyJob, '--set', 'workspace.mode=file'])).toMatch(
+      /workspace\.applyJob\.enabled needs workspace\.mode topic/,
+    );
+    expect(templateError(applyJob)).toMatch(
+      /workspace\.applyJob\.enabled: the Job applies workspace\.content/,
+    );
+    expect(
+      templateError(['--set', 'workspace.applyJob.enabled=true', '--set', 'workspace.content=sources: []']),
+    ).toMatch(/workspace\.applyJob\.enabled: the Job applies with the admin token/);
   });
 
   it('never prints a secret in its install notes', () => {
@@ -552,6 +733,8 @@ describe('Helm chart (offline)', () => {
     const secrets = {
       'admin.token': 'admin-token-0123456789abcdef',
       'kafka.credentials.saslPassword': 'kafka-password-0123456789',
+      'workspace.encryptionKeys.value': `k1:${'k'.repeat(43)}=`,
+      'admin.apiTokens.content': `ci viewer sha256:${'f'.repeat(64)}`,
     };
     const set = [
       ...Object.entries(secrets).flatMap(([k, v]) => ['--set', `${k}=${v}`]),
@@ -561,6 +744,7 @@ describe('Helm chart (offline)', () => {
     const notes = objectsOf(template([...set, '--show-only', 'templates/notes.yaml'], chart))[0].data!.notes;
     expect(notes).toMatch(/Delivery console/);
     expect(notes).toMatch(/kubectl -n switchyard get secret switchyard-admin/);
+    expect(notes).toMatch(/Workspace \(topic mode\)/);
     for (const secret of [...Object.values(secrets), 'write-key-0123456789'])
       expect(notes).not.toContain(secret);
   });

@@ -735,8 +735,9 @@ function dockerignoreProblems(text: string): string[] {
   const problems: string[] = [];
   for (const needed of ['node_modules', 'dist', '.kafka', '.cache', 'clients'])
     if (!patterns.includes(needed)) problems.push(`.dockerignore does not exclude ${needed}`);
-  for (const kept of ['apps', 'libs', 'package.json', 'package-lock.json', 'docker', 'docker/healthcheck.js'])
-    if (patterns.includes(kept)) problems.push(`.dockerignore excludes ${kept}, which the build needs`);
+  const kept = ['apps', 'libs', 'scripts', 'scripts/workspace', 'package.json', 'package-lock.json'];
+  for (const path of [...kept, 'docker', 'docker/healthcheck.js'])
+    if (patterns.includes(path)) problems.push(`.dockerignore excludes ${path}, which the build needs`);
   return problems;
 }
 

@@ -37,6 +37,7 @@ const DELIBERATE: Record<string, Record<string, string>> = {
       "in-flight jobs get longer to finish, inside the Deployment's termination grace",
     DELIVERY_BLOCK_PRIVATE_ADDRESSES: 'SSRF guard on: webhook URLs are customer endpoints on the internet',
     CONSOLE_DELIVERY_URL: 'delivery by its Service name',
+    CONSOLE_INGEST_URL: 'ingest by its Service name',
   },
   'docker/compose.yaml': {
     KAFKA_BROKERS: 'the kafka service on the compose network',

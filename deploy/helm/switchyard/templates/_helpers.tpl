@@ -68,6 +68,84 @@ app.kubernetes.io/component: {{ .service }}
 {{- .Values.workspace.existingSecret | default (printf "%s-workspace" (include "switchyard.fullname" .)) -}}
 {{- end -}}
 
+{{/* Whether there is a workspace file: always in file mode (empty by default), in topic mode only when one is given. */}}
+{{- define "switchyard.workspace.hasFile" -}}
+{{- if or (eq .Values.workspace.mode "file") .Values.workspace.existingSecret .Values.workspace.content -}}true{{- end -}}
+{{- end -}}
+
+{{/* Whether a pod mounts the workspace file. Call with (dict "root" $ "service" "console"); the apply Job is "workspace-apply". */}}
+{{- define "switchyard.workspace.mounted" -}}
+{{- $w := .root.Values.workspace -}}
+{{- if eq $w.mode "file" -}}true
+{{- else if and (include "switchyard.workspace.hasFile" .root) (or (eq .service "workspace-apply") (and (eq .service "console") $w.seed)) -}}true
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret holding WORKSPACE_ENCRYPTION_KEYS, or "" when none is configured. */}}
+{{- define "switchyard.encryptionKeys.secretName" -}}
+{{- $k := .Values.workspace.encryptionKeys -}}
+{{- if $k.existingSecret -}}
+{{- $k.existingSecret -}}
+{{- else if $k.value -}}
+{{- printf "%s-workspace-keys" (include "switchyard.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "switchyard.encryptionKeys.secretKey" -}}
+{{- if .Values.workspace.encryptionKeys.existingSecret -}}{{ .Values.workspace.encryptionKeys.existingSecretKey }}{{- else -}}WORKSPACE_ENCRYPTION_KEYS{{- end -}}
+{{- end -}}
+
+{{/* The Secret holding the named tokens file (API_TOKENS_FILE), or "" when there is none. */}}
+{{- define "switchyard.apiTokens.secretName" -}}
+{{- $t := .Values.admin.apiTokens -}}
+{{- if $t.existingSecret -}}
+{{- $t.existingSecret -}}
+{{- else if $t.content -}}
+{{- printf "%s-api-tokens" (include "switchyard.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "switchyard.apiTokens.secretKey" -}}
+{{- if .Values.admin.apiTokens.existingSecret -}}{{ .Values.admin.apiTokens.existingSecretKey }}{{- else -}}api-tokens{{- end -}}
+{{- end -}}
+
+{{/* CONSOLE_INGEST_URL: console.ingestUrl, else the ingest Ingress's host, else ingest's Service. */}}
+{{- define "switchyard.console.ingestUrl" -}}
+{{- $ingress := .Values.ingest.ingress -}}
+{{- if .Values.console.ingestUrl -}}
+{{- .Values.console.ingestUrl -}}
+{{- else if $ingress.enabled -}}
+{{- printf "%s://%s" (ternary "https" "http" (not (empty $ingress.tlsSecretName))) $ingress.host -}}
+{{- else -}}
+{{- printf "http://%s-ingest:%v" (include "switchyard.fullname" .) .Values.ingest.service.port -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Fails on a workspace setting that cannot work, naming the value. */}}
+{{- define "switchyard.checkWorkspace" -}}
+{{- $w := .Values.workspace -}}
+{{- if not (has $w.mode (list "topic" "file")) -}}
+{{- fail (printf "workspace.mode must be topic or file, not %q" $w.mode) -}}
+{{- end -}}
+{{- if and $w.encryptionKeys.value (not $w.encryptionKeys.existingSecret) -}}
+{{- $key := "[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=" -}}
+{{- if not (regexMatch (printf "^[[:space:]]*%s[[:space:]]*(,[[:space:]]*%s[[:space:]]*)*$" $key $key) $w.encryptionKeys.value) -}}
+{{- fail "workspace.encryptionKeys.value must be id:key[,id:key…], each key 32 random bytes in base64 (openssl rand -base64 32)" -}}
+{{- end -}}
+{{- end -}}
+{{- if $w.applyJob.enabled -}}
+{{- if ne $w.mode "topic" -}}
+{{- fail "workspace.applyJob.enabled needs workspace.mode topic: in file mode the management API refuses changes" -}}
+{{- end -}}
+{{- if not (include "switchyard.workspace.hasFile" .) -}}
+{{- fail "workspace.applyJob.enabled: the Job applies workspace.content or workspace.existingSecret; set one" -}}
+{{- end -}}
+{{- if not (include "switchyard.admin.secretName" .) -}}
+{{- fail "workspace.applyJob.enabled: the Job applies with the admin token; set admin.existingSecret or admin.token" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{/* The admin token Secret's name, or "" when no token is configured (the admin endpoints then answer 503). */}}
 {{- define "switchyard.admin.secretName" -}}
 {{- if .Values.admin.existingSecret -}}
@@ -83,7 +161,7 @@ app.kubernetes.io/component: {{ .service }}
 
 {{/* Variables the chart sets from its own sections; env.* must not set them too. */}}
 {{- define "switchyard.chartManagedEnv" -}}
-{{- list "KAFKA_BROKERS" "KAFKA_SSL" "KAFKA_SSL_CA_FILE" "KAFKA_SSL_CERT_FILE" "KAFKA_SSL_KEY_FILE" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "KAFKA_SASL_PASSWORD_FILE" "KAFKA_REPLICATION_FACTOR" "KAFKA_MIN_INSYNC_REPLICAS" "WORKSPACE_CONFIG" "PORT" "ADMIN_TOKEN" "SWITCHYARD_SERVICE" "CONSOLE_DELIVERY_URL" | toJson -}}
+{{- list "KAFKA_BROKERS" "KAFKA_SSL" "KAFKA_SSL_CA_FILE" "KAFKA_SSL_CERT_FILE" "KAFKA_SSL_KEY_FILE" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "KAFKA_SASL_PASSWORD_FILE" "KAFKA_REPLICATION_FACTOR" "KAFKA_MIN_INSYNC_REPLICAS" "WORKSPACE_CONFIG" "WORKSPACE_ENCRYPTION_KEYS" "WORKSPACE_SEED_FILE" "PORT" "ADMIN_TOKEN" "API_TOKENS_FILE" "SWITCHYARD_SERVICE" "CONSOLE_DELIVERY_URL" "CONSOLE_INGEST_URL" | toJson -}}
 {{- end -}}
 
 {{/* Fails with the value's path when an env map sets a variable the chart manages. */}}
@@ -92,7 +170,7 @@ app.kubernetes.io/component: {{ .service }}
 {{- range $section, $vars := .Values.env -}}
 {{- range $name, $value := $vars -}}
 {{- if has $name $managed -}}
-{{- fail (printf "env.%s.%s: %s is set by the chart (kafka.*, admin.*, workspace.*); remove it from env" $section $name $name) -}}
+{{- fail (printf "env.%s.%s: %s is set by the chart (kafka.*, admin.*, workspace.*, console.ingestUrl); remove it from env" $section $name $name) -}}
 {{- end -}}
 {{- if not (kindIs "string" $value) -}}
 {{- fail (printf "env.%s.%s must be a string: quote it in a values file, or use --set-string (\"%v\")" $section $name $value) -}}

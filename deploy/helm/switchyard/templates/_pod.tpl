@@ -1,6 +1,7 @@
-{{/* Environment shared by every Switchyard container: the ConfigMap, the SASL user, the admin token and secretEnv. */}}
+{{/* Environment shared by every Switchyard service: the SASL user, the admin token, the workspace keys and secretEnv. */}}
 {{- define "switchyard.commonEnv" -}}
 {{- $adminSecret := include "switchyard.admin.secretName" . -}}
+{{- $keysSecret := include "switchyard.encryptionKeys.secretName" . -}}
 {{- if .Values.kafka.sasl.mechanism }}
 - name: KAFKA_SASL_USERNAME
   valueFrom:
@@ -14,6 +15,13 @@
     secretKeyRef:
       name: {{ $adminSecret }}
       key: {{ include "switchyard.admin.secretKey" . }}
+{{- end }}
+{{- if $keysSecret }}
+- name: WORKSPACE_ENCRYPTION_KEYS
+  valueFrom:
+    secretKeyRef:
+      name: {{ $keysSecret }}
+      key: {{ include "switchyard.encryptionKeys.secretKey" . }}
 {{- end }}
 {{- range .Values.secretEnv }}
 - name: {{ required "secretEnv[].name" .name }}
@@ -29,12 +37,23 @@
     name: {{ include "switchyard.fullname" . }}-env
 {{- end -}}
 
-{{/* The workspace, the Kafka credentials (when needed) and a writable /tmp. */}}
+{{/*
+A pod's Secret volumes: the workspace file where it is read, the named tokens on the console, the
+Kafka credentials (when needed) on the services, and a writable /tmp.
+Call with (dict "root" $ "service" "console"); the apply Job is "workspace-apply".
+*/}}
 {{- define "switchyard.volumeMounts" -}}
+{{- if include "switchyard.workspace.mounted" . }}
 - name: workspace
   mountPath: /etc/switchyard
   readOnly: true
-{{- if include "switchyard.kafka.needsSecret" . }}
+{{- end }}
+{{- if and (eq .service "console") (include "switchyard.apiTokens.secretName" .root) }}
+- name: api-tokens
+  mountPath: /etc/switchyard-tokens
+  readOnly: true
+{{- end }}
+{{- if and (ne .service "workspace-apply") (include "switchyard.kafka.needsSecret" .root) }}
 - name: kafka
   mountPath: /etc/switchyard-kafka
   readOnly: true
@@ -44,14 +63,22 @@
 {{- end -}}
 
 {{- define "switchyard.volumes" -}}
+{{- if include "switchyard.workspace.mounted" . }}
 - name: workspace
   secret:
-    secretName: {{ include "switchyard.workspace.secretName" . }}
+    secretName: {{ include "switchyard.workspace.secretName" .root }}
     defaultMode: 288 # = 0440: readable by the pod's group (fsGroup)
-{{- if include "switchyard.kafka.needsSecret" . }}
+{{- end }}
+{{- if and (eq .service "console") (include "switchyard.apiTokens.secretName" .root) }}
+- name: api-tokens
+  secret:
+    secretName: {{ include "switchyard.apiTokens.secretName" .root }}
+    defaultMode: 288
+{{- end }}
+{{- if and (ne .service "workspace-apply") (include "switchyard.kafka.needsSecret" .root) }}
 - name: kafka
   secret:
-    secretName: {{ include "switchyard.kafka.secretName" . }}
+    secretName: {{ include "switchyard.kafka.secretName" .root }}
     defaultMode: 288
 {{- end }}
 - name: tmp
