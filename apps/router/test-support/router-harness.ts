@@ -132,10 +132,7 @@ export class RouterHarness {
   }
 
   /** Rewrites the workspace file and waits until the router has applied it. */
-  async rewriteWorkspace(
-    workspace: WorkspaceFile,
-    applied: (store: Workspace) => boolean,
-  ): Promise<void> {
+  async rewriteWorkspace(workspace: WorkspaceFile, applied: (store: Workspace) => boolean): Promise<void> {
     this.place.workspace.update(workspace);
     const store = this.router!.get(Workspace);
     await eventually(() => applied(store), 10_000, 'the workspace change to be applied');
