@@ -3,8 +3,8 @@ import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
 import { decodeJson, DeletionRequested, TopicNames, validateDeletionRequested } from '@switchyard/contracts';
 import { Workspace } from '@switchyard/config';
-import { Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
-import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
+import { Span } from '@switchyard/telemetry';
+import { BatchContext, BatchHandler, HandledBatch, tracedOutputs } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
 import { deliveryRecords } from '../routing/delivery-records';
@@ -21,11 +21,7 @@ export class DeletionHandler implements BatchHandler {
   ) {}
 
   async handle(batch: RecordBatch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
-    const outputs = batch.messages.flatMap((message) =>
-      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) =>
-        traceRecordCreation(this.fanOut(batch, message, span)),
-      ),
-    );
+    const outputs = tracedOutputs(batch, consumerGroup, (message, span) => this.fanOut(batch, message, span));
     return { outputs, changelog: [] };
   }
 

@@ -3,8 +3,8 @@ import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
 import type { Logger } from 'pino';
 import { decodeIngestedEvent, TopicNames } from '@switchyard/contracts';
 import { Workspace } from '@switchyard/config';
-import { metric, Counter, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
-import { BatchContext, BatchHandler, consumedRecord, HandledBatch } from '../pipeline/batch-handler';
+import { metric, Counter, Span } from '@switchyard/telemetry';
+import { BatchContext, BatchHandler, HandledBatch, tracedOutputs } from '../pipeline/batch-handler';
 import { deadLetter, markDeadLettered, RouterDeadFailure } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
 import { routeCall, routedRecords } from '../routing/delivery-records';
@@ -35,13 +35,7 @@ export class EventRoutingHandler implements BatchHandler {
   ) {}
 
   async handle(batch: RecordBatch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
-    // Each record is processed in its own span, continuing the trace its headers carry, and its
-    // jobs carry that trace on to delivery.
-    const outputs = batch.messages.flatMap((message) =>
-      withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) =>
-        traceRecordCreation(this.route(batch, message, span)),
-      ),
-    );
+    const outputs = tracedOutputs(batch, consumerGroup, (message, span) => this.route(batch, message, span));
     return { outputs, changelog: [] };
   }
 

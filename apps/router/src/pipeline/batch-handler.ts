@@ -1,5 +1,5 @@
 import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
-import type { ConsumedRecord } from '@switchyard/telemetry';
+import { ConsumedRecord, Span, traceRecordCreation, withProcessSpanSync } from '@switchyard/telemetry';
 import { OutputRecord } from './output-record';
 
 /** What handling one batch produced. Nothing is written until the pipeline commits it. */
@@ -36,4 +36,20 @@ export interface BatchHandler {
 /** Where a batch's record was read from, for its process span. */
 export function consumedRecord(batch: RecordBatch, message: KafkaRecord): ConsumedRecord {
   return { topic: batch.topic, partition: batch.partition, offset: message.offset, headers: message.headers };
+}
+
+/**
+ * Each record's outputs, each record handled in its own process span that continues the trace
+ * its headers carry; the outputs carry that trace on to their readers.
+ */
+export function tracedOutputs(
+  batch: RecordBatch,
+  consumerGroup: string,
+  outputsOf: (message: KafkaRecord, span: Span) => OutputRecord[],
+): OutputRecord[] {
+  return batch.messages.flatMap((message) =>
+    withProcessSpanSync(consumedRecord(batch, message), consumerGroup, (span) =>
+      traceRecordCreation(outputsOf(message, span)),
+    ),
+  );
 }
