@@ -22,7 +22,7 @@ import {
 } from './destination-pages';
 import { DestinationTester } from './destination-tester';
 import { ifMatchOf, messageOf, PageAnswer, PageResponder, problemsOf } from './page-replies';
-import { confirmDeletePage, destinationPage } from './pages';
+import { destinationPage } from './pages';
 
 /** Refusals the form shows beside the values posted, so nothing has to be typed again. */
 const FORM_REFUSALS = new Set([400, 409, 412]);
@@ -156,17 +156,12 @@ export class DestinationPagesController {
 
   @Get(':id/delete')
   confirmDelete(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.pages.forAdmin(request, reply, async () => {
-      const { revision } = this.admin.getDestination(id);
-      return {
-        status: 200,
-        page: confirmDeletePage(
-          { kind: 'destination', id, revision },
-          'Calls stop being forwarded to its URLs at once; retries still waiting go to the dead-letter topic.',
-          this.views.sources(),
-        ),
-      };
-    });
+    return this.pages.confirmDeletion(
+      request,
+      reply,
+      { kind: 'destination', id, revisionFor: () => this.admin.getDestination(id).revision },
+      'Calls stop being forwarded to its URLs at once; retries still waiting go to the dead-letter topic.',
+    );
   }
 
   @Post(':id/delete')

@@ -5,7 +5,7 @@ import type { RawInput } from '../api/query-params';
 import { ConsoleSessions } from '../auth/console-sessions';
 import { ConsoleViews } from '../console-views';
 import { SafeHtml } from './html';
-import { errorPage } from './pages';
+import { confirmDeletePage, errorPage } from './pages';
 
 /** Scripts and requests only from the console itself; inline styles only; forms post to the console; never framed. */
 const PAGE_HEADERS = {
@@ -89,6 +89,26 @@ export class PageResponder {
     } catch (error) {
       return this.failed(reply, error);
     }
+  }
+
+  /**
+   * The page that asks to confirm a deletion, at the revision it shows (the delete is refused
+   * when the resource changed since), saying what deleting it does.
+   */
+  confirmDeletion(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    resource: { kind: 'source' | 'destination'; id: string; revisionFor: (holder: TokenHolder) => number },
+    consequence: string,
+  ) {
+    return this.forAdmin(request, reply, async (holder) => ({
+      status: 200,
+      page: confirmDeletePage(
+        { kind: resource.kind, id: resource.id, revision: resource.revisionFor(holder) },
+        consequence,
+        this.views.sources(),
+      ),
+    }));
   }
 
   /** A change posted by a form, or the form itself: admins only. */

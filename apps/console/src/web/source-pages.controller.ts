@@ -6,7 +6,6 @@ import { ConsoleSettings } from '../console-settings';
 import { ConsoleViews } from '../console-views';
 import { WorkspaceAdmin } from '../workspace/workspace-admin';
 import { ifMatchOf, messageOf, PageResponder, problemsOf } from './page-replies';
-import { confirmDeletePage } from './pages';
 import {
   newSourcePage,
   readSourceForm,
@@ -98,17 +97,12 @@ export class SourcePagesController {
 
   @Get(':id/delete')
   confirmDelete(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.pages.forAdmin(request, reply, async (holder) => {
-      const { revision } = this.admin.getSource(id, holder);
-      return {
-        status: 200,
-        page: confirmDeletePage(
-          { kind: 'source', id, revision },
-          'Its write keys stop working at once: calls sent with them get 401. A source still connected to a destination cannot be deleted.',
-          this.views.sources(),
-        ),
-      };
-    });
+    return this.pages.confirmDeletion(
+      request,
+      reply,
+      { kind: 'source', id, revisionFor: (holder) => this.admin.getSource(id, holder).revision },
+      'Its write keys stop working at once: calls sent with them get 401. A source still connected to a destination cannot be deleted.',
+    );
   }
 
   @Post(':id/delete')
