@@ -122,7 +122,7 @@ export class DeliveryWorker {
     if (prepared.kind === 'undeliverable') {
       const step: NextStep = {
         kind: 'dead',
-        failure: 'undeliverable',
+        failure: prepared.failure,
         state: { ...read.state, lastError: prepared.reason },
       };
       return { step, finished: { job: read.job, step, nowMs: deps.clock.now() } };

@@ -121,10 +121,12 @@ describe('prepareDispatch', () => {
   it('cannot deliver to an unknown or disabled destination', () => {
     expect(prepareDispatch(job, undefined, 'S', NOW_MS)).toMatchObject({
       kind: 'undeliverable',
+      failure: 'destination-deleted',
       reason: expect.stringContaining('not in the workspace'),
     });
     expect(prepareDispatch(job, destination({}, false), 'S', NOW_MS)).toMatchObject({
       kind: 'undeliverable',
+      failure: 'destination-disabled',
       reason: expect.stringContaining('disabled'),
     });
   });
