@@ -75,6 +75,7 @@ function deliveryWorker(
     policy: {
       schedule: {
         delaysMs: settings.retryScheduleMs,
+        tiersMs: settings.retryScheduleMs,
         jitterRatio: settings.retryJitterRatio,
         retryAfterMaxMs: settings.retryAfterMaxMs,
       },

@@ -17,6 +17,7 @@ import { CircuitBreakers } from '../isolation/circuit-breaker';
 import { DestinationLimiter } from '../isolation/destination-limiter';
 import { DeliveryMetrics } from '../delivery-metrics';
 import { AttemptResult, NextStep } from '../delivery-vocabulary';
+import { destinationRetryPolicy } from '../retry/destination-retry-policy';
 import { decideNext, RetryPolicy } from './decide-next';
 import { makeAttempt, redact } from './make-attempt';
 import { prepareDispatch } from './prepare-dispatch';
@@ -36,6 +37,7 @@ export interface DeliveryWorkerDeps {
   random: () => number;
   /** Resolves once the broker acknowledged the records (acks = all). */
   produce: (records: OutgoingRecord[]) => Promise<void>;
+  /** The service's retry policy; a destination's own settings override parts of it. */
   policy: RetryPolicy;
   userAgentToken: string;
   requestTimeoutMs: number;
@@ -113,12 +115,8 @@ export class DeliveryWorker {
       'switchyard.destination_id': read.job.destinationId,
       'switchyard.attempt': read.state.attempt + 1,
     });
-    const prepared = prepareDispatch(
-      read.job,
-      deps.destination(read.job.destinationId),
-      deps.userAgentToken,
-      deps.clock.now(),
-    );
+    const destination = deps.destination(read.job.destinationId);
+    const prepared = prepareDispatch(read.job, destination, deps.userAgentToken, deps.clock.now());
     if (prepared.kind === 'undeliverable') {
       const step: NextStep = {
         kind: 'dead',
@@ -137,7 +135,8 @@ export class DeliveryWorker {
     });
     this.logFailures(read.job.jobId, read.state.attempt + 1, result);
     const nowMs = deps.clock.now();
-    const step = decideNext(read.state, result, nowMs, deps.policy, deps.random);
+    const policy = destinationRetryPolicy(deps.policy, destination?.settings.retry);
+    const step = decideNext(read.state, result, nowMs, policy, deps.random);
     return { step, finished: { job: read.job, result, step, nowMs } };
   }
 

@@ -216,7 +216,7 @@ describe('makeAttempt', () => {
 
 describe('decideNext', () => {
   const policy: RetryPolicy = {
-    schedule: { delaysMs: [50, 100], jitterRatio: 0, retryAfterMaxMs: 1000 },
+    schedule: { delaysMs: [50, 100], tiersMs: [50, 100], jitterRatio: 0, retryAfterMaxMs: 1000 },
     windowMs: 1000,
   };
   const retry = { verdict: 'retry' as const, reason: 'HTTP 503', failures: [] };
