@@ -4,7 +4,7 @@ describe('partitionShare', () => {
   const counts = { 'ns.deliveries.v1': 6, 'ns.deliveries.retry.1.v1': 6, 'ns.deliveries.retry.2.v1': 6 };
 
   it('adds up to 1 over the members of a group, however the partitions are spread', () => {
-    const members = [
+    const members: Array<Record<string, number[]>> = [
       { 'ns.deliveries.v1': [0, 1, 2], 'ns.deliveries.retry.1.v1': [0, 1] },
       { 'ns.deliveries.v1': [3, 4, 5], 'ns.deliveries.retry.2.v1': [0, 1, 2, 3] },
       { 'ns.deliveries.retry.1.v1': [2, 3, 4, 5], 'ns.deliveries.retry.2.v1': [4, 5] },
