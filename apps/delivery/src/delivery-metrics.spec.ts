@@ -29,7 +29,13 @@ describe('DeliveryMetrics', () => {
     for (const destination of ['shop', 'crm', UNCONFIGURED_DESTINATION]) {
       for (const outcome of ['delivered', 'retry', 'dead'])
         expect(await value('switchyard_delivery_jobs_total', { destination, outcome })).toBe(0);
-      for (const failure of ['permanent', 'window-spent', 'undeliverable', 'unreadable'])
+      for (const failure of [
+        'permanent',
+        'window-spent',
+        'destination-deleted',
+        'destination-disabled',
+        'unreadable',
+      ])
         expect(await value('switchyard_delivery_dead_letters_total', { destination, failure })).toBe(0);
       for (const tier of ['1', '2'])
         expect(await value('switchyard_delivery_retries_total', { destination, tier })).toBe(0);
@@ -37,13 +43,13 @@ describe('DeliveryMetrics', () => {
   });
 
   it('labels jobs of destinations outside the configuration as (unconfigured), so Kafka cannot add series', async () => {
-    const dead: NextStep = { kind: 'dead', failure: 'undeliverable', state };
+    const dead: NextStep = { kind: 'dead', failure: 'destination-disabled', state };
     metrics.jobFinished('removed-long-ago', dead, undefined);
     metrics.jobFinished('crm', { kind: 'retry', tier: 2, state }, undefined);
     expect(
       await value('switchyard_delivery_dead_letters_total', {
         destination: UNCONFIGURED_DESTINATION,
-        failure: 'undeliverable',
+        failure: 'destination-disabled',
       }),
     ).toBe(1);
     expect(await value('switchyard_delivery_retries_total', { destination: 'crm', tier: '2' })).toBe(1);

@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, metric } from '@switchyard/telemetry';
 import { retryBacklog } from './consumer/retry-backlog';
 import { CircuitBreakers, CircuitState } from './isolation/circuit-breaker';
 import { DestinationLimiter } from './isolation/destination-limiter';
+import { RateGate } from './isolation/rate-gate';
 import { NextStep } from './delivery-vocabulary';
 
 /**
@@ -33,6 +34,7 @@ export interface DeliveryLiveState {
   destinations(): readonly Destination[];
   breakers: CircuitBreakers;
   limiter: DestinationLimiter;
+  rateGate: RateGate;
   lag: ConsumerLagMonitor;
   /** Retry topic of each tier, tier 1 first. */
   retryTopics: readonly string[];
@@ -92,6 +94,26 @@ function families() {
           name: 'switchyard_delivery_dead_letters_total',
           help: 'Jobs sent to the dead-letter topic, by destination and failure',
           labelNames: ['destination', 'failure'],
+        }),
+    ),
+    throttled: metric(
+      'switchyard_delivery_jobs_throttled_total',
+      () =>
+        new Counter({
+          name: 'switchyard_delivery_jobs_throttled_total',
+          help: "Jobs the destination's rate limit (or its 429 / Retry-After) sent to wait in a retry topic, no attempt made",
+          labelNames: ['destination'],
+        }),
+    ),
+    rateShare: metric(
+      'switchyard_delivery_rate_limit_share',
+      () =>
+        new Gauge({
+          name: 'switchyard_delivery_rate_limit_share',
+          help: "This process's part of every destination's rate limit: the share of the delivery group's partitions it owns",
+          collect() {
+            if (live) this.set(live.rateGate.currentShare);
+          },
         }),
     ),
     replays: metric(
@@ -203,9 +225,10 @@ export class DeliveryMetrics {
    */
   configure(destinationIds: readonly string[], retryTiers: number): void {
     this.configured = new Set(destinationIds);
-    const { jobs, retries, deadLetters } = this.family;
+    const { jobs, retries, deadLetters, throttled } = this.family;
     for (const destination of [...destinationIds, UNCONFIGURED_DESTINATION]) {
       for (const outcome of JOB_OUTCOMES) jobs.inc({ destination, outcome }, 0);
+      throttled.inc({ destination }, 0);
       for (const failure of DEAD_FAILURES) deadLetters.inc({ destination, failure }, 0);
       for (let tier = 1; tier <= retryTiers; tier++) retries.inc({ destination, tier: String(tier) }, 0);
     }
@@ -219,7 +242,8 @@ export class DeliveryMetrics {
   /** A job's outcome is durable; `ageSeconds` is its call's age when a delivery answered 2xx, when known. */
   jobFinished(destinationId: string, step: NextStep, ageSeconds: number | undefined): void {
     const destination = this.destination(destinationId);
-    const { jobs, retries, deadLetters, eventAge } = this.family;
+    const { jobs, retries, deadLetters, eventAge, throttled } = this.family;
+    if (step.kind === 'throttled') return throttled.inc({ destination });
     jobs.inc({ destination, outcome: step.kind });
     if (step.kind === 'retry') retries.inc({ destination, tier: String(step.tier) });
     if (step.kind === 'dead') deadLetters.inc({ destination, failure: step.failure });

@@ -38,8 +38,12 @@ export type AttemptResult =
   | { verdict: 'retry'; reason: string; retryAfterMs?: number; failures: UrlFailure[] }
   | { verdict: 'permanent'; reason: string; failures: UrlFailure[] };
 
-/** What happens to a job after an attempt. */
+/** What happens to a job after an attempt, or instead of one (`throttled`: its destination's rate limit sent it to wait in a retry topic). */
 export type NextStep =
   | { kind: 'delivered'; state: RetryState }
   | { kind: 'retry'; tier: number; state: RetryState }
+  | { kind: 'throttled'; tier: number; state: RetryState }
   | { kind: 'dead'; failure: DeadFailure; state: RetryState };
+
+/** The steps an attempt can lead to (a throttled job made none). */
+export type AttemptedStep = Exclude<NextStep, { kind: 'throttled' }>;

@@ -15,6 +15,7 @@ import { UndiciWebhookClient } from './http/undici-webhook-client';
 import { WebhookHttpClient } from './http/webhook-http-client';
 import { CircuitBreakers } from './isolation/circuit-breaker';
 import { DestinationLimiter } from './isolation/destination-limiter';
+import { RateGate } from './isolation/rate-gate';
 import { DeliveryKafka } from './kafka/delivery-kafka';
 import { DeliveryProducer } from './kafka/delivery-producer';
 import { DeliveryWorker } from './pipeline/delivery-worker';
@@ -41,6 +42,13 @@ class DeliveryCoreModule {
   }
 }
 
+/**
+ * A rate-limited job whose send slot is at most this far away waits for it in memory; a later
+ * slot is waited for in a retry topic. One second of a destination's rate per instance is the
+ * most memory a throttled destination holds.
+ */
+const MAX_RATE_WAIT_IN_MEMORY_MS = 1000;
+
 function webhookClient(settings: DeliverySettings): WebhookHttpClient {
   return new UndiciWebhookClient(
     {
@@ -58,6 +66,7 @@ function deliveryWorker(
   client: WebhookHttpClient,
   breakers: CircuitBreakers,
   limiter: DestinationLimiter,
+  rateGate: RateGate,
   producer: DeliveryProducer,
   metrics: DeliveryMetrics,
   logger: Logger,
@@ -69,12 +78,14 @@ function deliveryWorker(
     client,
     breakers,
     limiter,
+    rateGate,
     clock: systemClock,
     random: Math.random,
     produce: producer.send,
     policy: {
       schedule: {
         delaysMs: settings.retryScheduleMs,
+        tiersMs: settings.retryScheduleMs,
         jitterRatio: settings.retryJitterRatio,
         retryAfterMaxMs: settings.retryAfterMaxMs,
       },
@@ -119,6 +130,15 @@ export class DeliveryModule implements OnApplicationShutdown {
           inject: [DeliverySettings],
         },
         {
+          provide: RateGate,
+          useFactory: (s: DeliverySettings) =>
+            new RateGate(systemClock, {
+              maxWaitInMemoryMs: MAX_RATE_WAIT_IN_MEMORY_MS,
+              maxDeferMs: s.retryScheduleMs[s.retryScheduleMs.length - 1],
+            }),
+          inject: [DeliverySettings],
+        },
+        {
           provide: DeliveryWorker,
           useFactory: deliveryWorker,
           inject: [
@@ -128,6 +148,7 @@ export class DeliveryModule implements OnApplicationShutdown {
             WEBHOOK_CLIENT,
             CircuitBreakers,
             DestinationLimiter,
+            RateGate,
             DeliveryProducer,
             DeliveryMetrics,
             LOGGER,

@@ -21,10 +21,13 @@ export interface ReceivedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   rawBody: Buffer;
+  /** When the receiver had the whole request (epoch ms, its own clock). */
+  at: number;
 }
 
 /** What a receiver does with a request: answer a status, or (`'hang'`) never answer. */
-export type ReceiverAnswer = number | 'hang' | { status: number; afterMs: number };
+export type ReceiverAnswer =
+  number | 'hang' | { status: number; afterMs?: number; headers?: Record<string, string> };
 
 /** A real webhook endpoint on 127.0.0.1:0 that records what it got and answers from `answer`. */
 export class Receiver {
@@ -59,6 +62,7 @@ export class Receiver {
         path: req.url ?? '',
         headers: req.headers,
         rawBody: Buffer.concat(chunks),
+        at: Date.now(),
       };
       this.requests.push(request);
       const answer = this.answer(request, this.requests.length - 1);
@@ -67,8 +71,8 @@ export class Receiver {
         this.hanging.add(res);
         return;
       }
-      const { status, afterMs } = typeof answer === 'number' ? { status: answer, afterMs: 0 } : answer;
-      const send = () => res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      const { status, afterMs = 0, headers = {} } = typeof answer === 'number' ? { status: answer } : answer;
+      const send = () => res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('ok');
       if (afterMs > 0) setTimeout(send, afterMs);
       else send();
     });
@@ -136,22 +140,31 @@ export function selfSignedCertificate(): { key: string; cert: string } {
 
 export interface WebhookDestination {
   id: string;
+  /** Default: true. */
+  enabled?: boolean;
   sharedSecret?: string;
   webhooks: Array<{ url: string; headers?: Record<string, string> }>;
+  rateLimit?: { perSecond: number; burst?: number };
+  retry?: { windowMs?: number; scheduleMs?: number[] };
 }
 
 /** A workspace configuration file in a fresh temp dir: one source, the given destinations. */
 export function writeWorkspace(destinations: WebhookDestination[]): WorkspaceFile {
-  return new WorkspaceFile({
+  return new WorkspaceFile(workspaceConfig(destinations));
+}
+
+/** The workspace configuration `writeWorkspace` writes, for a test that rewrites the file. */
+export function workspaceConfig(destinations: WebhookDestination[]): object {
+  return {
     sources: [{ id: 'src-1', name: 'Test source', writeKey: 'write-key-0001' }],
-    destinations: destinations.map((d) => ({
-      id: d.id,
+    destinations: destinations.map(({ id, enabled = true, webhooks, sharedSecret, rateLimit, retry }) => ({
+      id,
       type: 'Webhooks',
-      enabled: true,
+      enabled,
       sources: ['src-1'],
-      settings: { webhooks: d.webhooks, ...(d.sharedSecret ? { sharedSecret: d.sharedSecret } : {}) },
+      settings: { webhooks, sharedSecret, rateLimit, retry },
     })),
-  });
+  };
 }
 
 /**

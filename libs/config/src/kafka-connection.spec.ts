@@ -116,11 +116,13 @@ describe('topic settings', () => {
     topicPartitions: 6,
   };
 
-  it('keep retry tiers for the retry window plus the stream retention, dead letters and attempts for their own, and compact the changelog', () => {
+  it('keep retry tiers for the longest retry window plus the stream retention, dead letters and attempts for their own, and compact the changelog', () => {
     const families = topicConfigs(settings, 4 * 3_600_000);
     expect(families.stream['retention.ms']).toBe(String(7 * 86_400_000));
     expect(families.deadLetter['retention.ms']).toBe(String(30 * 86_400_000));
-    expect(families.retryTier['retention.ms']).toBe(String(4 * 3_600_000 + 7 * 86_400_000));
+    // A destination may set a window of up to 72 h, longer than the service's 4 h.
+    expect(families.retryTier['retention.ms']).toBe(String(72 * 3_600_000 + 7 * 86_400_000));
+    expect(topicConfigs(settings, 7 * 86_400_000).retryTier['retention.ms']).toBe(String(14 * 86_400_000));
     expect(families.attempts['retention.ms']).toBe(String(2 * 86_400_000));
     expect(families.changelog).toEqual({ 'cleanup.policy': 'compact' });
   });

@@ -1,5 +1,6 @@
 import type { RetentionFamily, TopicRow } from '@switchyard/contracts';
 import type { TopicPolicy, TopicSpec } from '@switchyard/kafka';
+import { MAX_DESTINATION_RETRY_WINDOW_MS } from './destination-delivery-policy';
 import { flag, integer, text } from './setting-kinds';
 import { SettingsOf, settingsTable } from './settings-table';
 
@@ -53,7 +54,7 @@ export const TOPIC_SETTINGS = settingsTable({
       min: HOUR,
       max: 3650 * DAY,
       description:
-        '`retention.ms` of the event, audience, deletion and delivery topics: how long a consumer outage may last without loss. Retry tiers keep `DELIVERY_RETRY_WINDOW_MS` plus this.',
+        '`retention.ms` of the event, audience, deletion and delivery topics: how long a consumer outage may last without loss. Retry tiers keep the longest retry window allowed (`DELIVERY_RETRY_WINDOW_MS`, or 72 h if longer) plus this.',
     }),
     kafkaDeadLetterRetentionMs: integer({
       env: 'KAFKA_DEAD_LETTER_RETENTION_MS',
@@ -107,8 +108,11 @@ export function topicPolicy(s: TopicSettings): TopicPolicy {
  * topic is in): retention is chosen per family, never left to the broker.
  * - stream (events, audiences, deletions, deliveries): as long as a consumer outage may last;
  * - deadLetter: long, for inspection and replay;
- * - retryTier: a job waits there until its next attempt, as late as the retry window allows, so
- *   the window plus the stream retention (the same margin for a delivery outage);
+ * - retryTier: a job waits there until its next attempt, as late as its retry window allows, so
+ *   the longest window any job can have plus the stream retention (the same margin for a delivery
+ *   outage). A destination may set its window up to 72 h at any moment through the API; sizing
+ *   for that bound, rather than for the windows in use today, keeps a window raised later from
+ *   outliving the records already waiting, and needs no alter-configs right or topic rewrites;
  * - changelog: compacted, the latest record per key for good (the router's membership store, the workspace);
  * - attempts: the console's history of webhook requests;
  * - audit: the record of workspace changes, kept long.
@@ -121,7 +125,7 @@ export function topicConfigs(
   return {
     stream: retention(s.kafkaRetentionMs),
     deadLetter: retention(s.kafkaDeadLetterRetentionMs),
-    retryTier: retention(retryWindowMs + s.kafkaRetentionMs),
+    retryTier: retention(Math.max(retryWindowMs, MAX_DESTINATION_RETRY_WINDOW_MS) + s.kafkaRetentionMs),
     changelog: { 'cleanup.policy': 'compact' },
     attempts: retention(s.kafkaAttemptsRetentionMs),
     audit: retention(s.kafkaAuditRetentionMs),

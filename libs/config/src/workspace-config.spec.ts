@@ -62,3 +62,48 @@ describe('checkWorkspace', () => {
     ]);
   });
 });
+
+describe('a destination rate limit and retry policy', () => {
+  const withSettings = (extra: object) => ({
+    ...destination,
+    settings: { ...destination.settings, ...extra },
+  });
+
+  it('accepts a limit and a policy within their bounds', () => {
+    const valid = withSettings({
+      rateLimit: { perSecond: 0.5, burst: 3 },
+      retry: { windowMs: 72 * 3_600_000, scheduleMs: [1000, 5000, 5000] },
+    });
+    expect(checkWorkspace({ sources: [source], destinations: [valid] }).problems).toEqual([]);
+  });
+
+  it('names each field that breaks its bound', () => {
+    const problems = checkResource(
+      Destination,
+      withSettings({
+        rateLimit: { perSecond: 0, burst: 1.5, perMinute: 3 },
+        retry: { windowMs: 72 * 3_600_000 + 1, scheduleMs: [5] },
+      }),
+    ).problems;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'settings.rateLimit.perSecond: perSecond must be at least 0.01',
+        'settings.rateLimit.burst: burst must be a whole number',
+        'settings.rateLimit.perMinute: unknown field',
+        'settings.retry.windowMs: windowMs must be at most 259200000 (72 h)',
+        'settings.retry.scheduleMs: scheduleMs entries must be at least 10',
+      ]),
+    );
+  });
+
+  it('refuses a decreasing schedule and a window no longer than its first delay', () => {
+    const problems = checkWorkspace({
+      sources: [source],
+      destinations: [withSettings({ retry: { windowMs: 1000, scheduleMs: [2000, 1000] } })],
+    }).problems;
+    expect(problems).toEqual([
+      'destinations[0].settings.retry.scheduleMs: delays must not decrease',
+      'destinations[0].settings.retry.windowMs: must be longer than the first delay of scheduleMs, or nothing is retried',
+    ]);
+  });
+});

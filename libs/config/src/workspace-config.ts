@@ -27,10 +27,12 @@ import {
   SignatureScheme,
   STANDARD_WEBHOOKS_HEADERS,
 } from '@switchyard/webhooks';
+import { RateLimit, retryPolicyProblems, RetryPolicySettings } from './destination-delivery-policy';
 import { FilterRule, FilterRules } from './destination-filters';
 import { headerValueProblem } from './header-value';
 import { signingProblems, STANDARD_SECRET_RULE } from './webhook-signing';
 
+export * from './destination-delivery-policy';
 export * from './destination-filters';
 
 export const WEBHOOKS_DESTINATION_TYPE = 'Webhooks';
@@ -192,6 +194,21 @@ export class WebhooksSettings {
   @ValidateNested({ each: true })
   @Type(() => WebhookTarget)
   webhooks!: WebhookTarget[];
+
+  @ApiPropertyOptional({
+    type: () => RateLimit,
+    description: 'Unset: no limit beyond DELIVERY_MAX_IN_FLIGHT_PER_DESTINATION (and slowing down on 429).',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RateLimit)
+  rateLimit?: RateLimit;
+
+  @ApiPropertyOptional({ type: () => RetryPolicySettings, description: 'Unset: the service defaults.' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RetryPolicySettings)
+  retry?: RetryPolicySettings;
 }
 
 export class Destination {
@@ -285,6 +302,7 @@ export function destinationProblems(
     if (!sourceIds.has(s)) problems.push(`${prefix}sources: unknown source "${s}"`);
   }
   problems.push(...signingProblems(destination.settings, `${prefix}settings.`));
+  problems.push(...retryPolicyProblems(destination.settings.retry, `${prefix}settings.retry.`));
   destination.settings.webhooks.forEach((w, j) => {
     for (const [name, value] of Object.entries(w.headers ?? {})) {
       problems.push(...headerProblems(`${prefix}settings.webhooks[${j}].headers.${name}`, name, value));

@@ -63,7 +63,9 @@ describe('the management API document', () => {
     for (const condition of ['FieldCondition', 'AllConditions', 'AnyCondition', 'NotCondition'])
       expect(schemas[condition]).toBeDefined();
     expect(Object.keys(schemas.WebhooksSettings.properties)).toEqual(
-      expect.arrayContaining(['sharedSecret', 'webhooks']),
+      expect.arrayContaining(['sharedSecret', 'webhooks', 'rateLimit', 'retry']),
     );
+    expect(Object.keys(schemas.RateLimit.properties)).toEqual(['perSecond', 'burst']);
+    expect(Object.keys(schemas.RetryPolicySettings.properties)).toEqual(['windowMs', 'scheduleMs']);
   });
 });

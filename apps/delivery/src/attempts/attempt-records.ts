@@ -1,8 +1,8 @@
 import { AttemptOutcome, DeliveryAttempt } from '@switchyard/contracts';
-import { AttemptResult, NextStep, ReadyJob, UrlFailure, UrlRequest } from '../delivery-vocabulary';
+import { AttemptedStep, AttemptResult, ReadyJob, UrlFailure, UrlRequest } from '../delivery-vocabulary';
 import { summariseEnvelope } from './call-summary';
 
-const STEP_OUTCOME: Record<NextStep['kind'], AttemptOutcome> = {
+const STEP_OUTCOME: Record<AttemptedStep['kind'], AttemptOutcome> = {
   delivered: 'delivered',
   retry: 'retry-scheduled',
   dead: 'dead-lettered',
@@ -12,7 +12,7 @@ const STEP_OUTCOME: Record<NextStep['kind'], AttemptOutcome> = {
 export interface FinishedAttempt {
   job: ReadyJob;
   result?: AttemptResult;
-  step: NextStep;
+  step: AttemptedStep;
   nowMs: number;
 }
 

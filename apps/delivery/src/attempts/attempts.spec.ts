@@ -88,7 +88,7 @@ describe('attemptRecords', () => {
       nowMs: 7,
       step: {
         kind: 'dead',
-        failure: 'undeliverable',
+        failure: 'destination-disabled',
         state: { ...state, lastError: 'destination d1 is disabled' },
       },
     });
@@ -103,7 +103,11 @@ describe('attemptRecords', () => {
 });
 
 describe('AttemptLog', () => {
-  const attempt = attemptRecords({ job, nowMs: 0, step: { kind: 'dead', failure: 'undeliverable', state } });
+  const attempt = attemptRecords({
+    job,
+    nowMs: 0,
+    step: { kind: 'dead', failure: 'destination-disabled', state },
+  });
   const lost = async (reason: string) =>
     (await new DeliveryMetrics().attemptRecordsLost.get()).values.find((v) => v.labels.reason === reason)
       ?.value ?? 0;

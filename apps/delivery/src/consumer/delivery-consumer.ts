@@ -98,7 +98,12 @@ export class DeliveryConsumer {
     for (const event of [CRASH, STOP, DISCONNECT]) this.consumer.on(event, () => listener(false));
   }
 
-  private get subscribedTopics(): string[] {
+  /** Tells `listener` the partitions this instance owns each time it joins the group. */
+  onAssignment(listener: (assignment: Record<string, number[]>) => void): void {
+    this.consumer.on(this.consumer.events.GROUP_JOIN, (event) => listener(event.payload.memberAssignment));
+  }
+
+  get subscribedTopics(): string[] {
     return [
       this.topics.deliveries,
       ...Array.from({ length: this.options.retryTiers }, (_, i) => this.topics.retry(i + 1)),

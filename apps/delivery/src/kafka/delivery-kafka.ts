@@ -17,8 +17,10 @@ import { deliveryGroupId, DeliverySettings } from '../delivery-settings';
 import { KAFKA_CLIENT, LOGGER, TOPICS } from '../delivery.tokens';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
 import { DestinationLimiter } from '../isolation/destination-limiter';
+import { RateGate } from '../isolation/rate-gate';
 import { DeliveryWorker } from '../pipeline/delivery-worker';
 import { DeliveryProducer } from './delivery-producer';
+import { RateShare } from './rate-share';
 
 /**
  * Delivery's consuming side: joins the group on the deliveries and retry topics and feeds the
@@ -45,6 +47,7 @@ export class DeliveryKafka implements OnModuleInit, BeforeApplicationShutdown {
     private readonly metrics: DeliveryMetrics,
     private readonly breakers: CircuitBreakers,
     private readonly limiter: DestinationLimiter,
+    private readonly rateGate: RateGate,
     producer: DeliveryProducer,
     worker: DeliveryWorker,
     readiness: Readiness,
@@ -71,6 +74,8 @@ export class DeliveryKafka implements OnModuleInit, BeforeApplicationShutdown {
     this.lag = new ConsumerLagMonitor(kafka, [{ groupId, topics: [topics.deliveries, ...this.retryTopics] }]);
     this.probe = new BrokerProbe(kafka);
     this.consumer.onMembershipChange((joined) => (this.consumerJoined = joined));
+    const rateShare = new RateShare(kafka, this.consumer.subscribedTopics, rateGate, logger);
+    this.consumer.onAssignment((assignment) => void rateShare.assigned(assignment));
     readiness.register('kafka', () => producer.isConnected && this.consumerJoined && this.probe.reachable);
   }
 
@@ -88,6 +93,7 @@ export class DeliveryKafka implements OnModuleInit, BeforeApplicationShutdown {
       destinations: () => this.workspace.config.destinations,
       breakers: this.breakers,
       limiter: this.limiter,
+      rateGate: this.rateGate,
       lag: this.lag,
       retryTopics: this.retryTopics,
     });

@@ -1,6 +1,6 @@
 import { nextDelay, RetrySchedule } from '../retry/retry-schedule';
 import { RetryState } from '@switchyard/contracts';
-import { AttemptResult, NextStep } from '../delivery-vocabulary';
+import { AttemptedStep, AttemptResult } from '../delivery-vocabulary';
 
 export interface RetryPolicy {
   schedule: RetrySchedule;
@@ -18,10 +18,17 @@ export function decideNext(
   nowMs: number,
   policy: RetryPolicy,
   random: () => number,
-): NextStep {
+): AttemptedStep {
   const firstAttemptAt = before.firstAttemptAt ?? nowMs;
   const attempt = before.attempt + 1;
-  const base: RetryState = { ...before, attempt, firstAttemptAt, lastAttemptAt: nowMs, notBefore: undefined };
+  const base: RetryState = {
+    ...before,
+    attempt,
+    firstAttemptAt,
+    lastAttemptAt: nowMs,
+    notBefore: undefined,
+    throttledUntil: undefined,
+  };
   if (result.verdict === 'delivered') return { kind: 'delivered', state: base };
   if (result.verdict === 'permanent')
     return { kind: 'dead', failure: 'permanent', state: { ...base, lastError: result.reason } };

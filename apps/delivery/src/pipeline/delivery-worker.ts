@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import type { Destination } from '@switchyard/config';
-import { decodeReceivedAt, DELIVERY_RECORD_HEADERS, headerString, TopicNames } from '@switchyard/contracts';
+import {
+  decodeDeliveryHeaders,
+  decodeReceivedAt,
+  decodeThrottledUntil,
+  DELIVERY_RECORD_HEADERS,
+  headerString,
+  TopicNames,
+} from '@switchyard/contracts';
 import type { OutgoingRecord } from '@switchyard/kafka';
 import {
   annotateActiveSpan,
@@ -15,8 +22,11 @@ import { Clock } from '../clock';
 import { WebhookHttpClient } from '../http/webhook-http-client';
 import { CircuitBreakers } from '../isolation/circuit-breaker';
 import { DestinationLimiter } from '../isolation/destination-limiter';
+import { Admission, RateGate } from '../isolation/rate-gate';
 import { DeliveryMetrics } from '../delivery-metrics';
 import { AttemptResult, NextStep } from '../delivery-vocabulary';
+import { destinationRetryPolicy } from '../retry/destination-retry-policy';
+import { tierFor } from '../retry/retry-schedule';
 import { decideNext, RetryPolicy } from './decide-next';
 import { makeAttempt, redact } from './make-attempt';
 import { prepareDispatch } from './prepare-dispatch';
@@ -32,10 +42,12 @@ export interface DeliveryWorkerDeps {
   client: WebhookHttpClient;
   breakers: CircuitBreakers;
   limiter: DestinationLimiter;
+  rateGate: RateGate;
   clock: Clock;
   random: () => number;
   /** Resolves once the broker acknowledged the records (acks = all). */
   produce: (records: OutgoingRecord[]) => Promise<void>;
+  /** The service's retry policy; a destination's own settings override parts of it. */
   policy: RetryPolicy;
   userAgentToken: string;
   requestTimeoutMs: number;
@@ -91,13 +103,36 @@ export class DeliveryWorker {
   }
 
   /**
-   * The destination's slot is taken before the record is read: jobs queued behind a busy or dead
-   * destination (thousands, by design, so other destinations' jobs can pass them) wait as their
-   * raw bytes rather than as parsed jobs and signed bodies, which outlived V8's young generation
-   * and made most of delivery's GC work.
+   * The destination's rate limit comes first: a job whose send slot is more than a moment away
+   * goes to wait in a retry topic, not in memory. Then its request slot, taken before the record
+   * is read: jobs queued behind a busy or dead destination (thousands, by design, so other
+   * destinations' jobs can pass them) wait as their raw bytes rather than as parsed jobs and
+   * signed bodies, which outlived V8's young generation and made most of delivery's GC work.
    */
-  private attempt(record: IncomingRecord, destinationId: string): Promise<Attempted> {
-    return this.deps.limiter.run(destinationId, () => this.attemptInSlot(record));
+  private async attempt(record: IncomingRecord, destinationId: string): Promise<Attempted> {
+    const { deps } = this;
+    const destination = deps.destination(destinationId);
+    const limit = destination?.enabled ? destination.settings.rateLimit : undefined;
+    const admission = deps.rateGate.admit(destinationId, limit, decodeThrottledUntil(record.headers));
+    if (admission.kind === 'defer') return { step: this.throttled(record, admission) };
+    if (admission.waitMs > 0)
+      await new Promise<void>((resolve) => deps.clock.schedule(admission.waitMs, resolve));
+    return deps.limiter.run(destinationId, () => this.attemptInSlot(record));
+  }
+
+  /** The job waits for its send slot in the retry topic that fits the wait; its history is unchanged (no attempt was made). */
+  private throttled(record: IncomingRecord, admission: Extract<Admission, { kind: 'defer' }>): NextStep {
+    const { state } = decodeDeliveryHeaders(record.headers);
+    const waitMs = admission.untilMs - this.deps.clock.now();
+    return {
+      kind: 'throttled',
+      tier: tierFor(waitMs, this.deps.policy.schedule.tiersMs),
+      state: {
+        ...state,
+        notBefore: admission.untilMs,
+        throttledUntil: admission.reserved ? admission.untilMs : undefined,
+      },
+    };
   }
 
   private async attemptInSlot(record: IncomingRecord): Promise<Attempted> {
@@ -113,17 +148,13 @@ export class DeliveryWorker {
       'switchyard.destination_id': read.job.destinationId,
       'switchyard.attempt': read.state.attempt + 1,
     });
-    const prepared = prepareDispatch(
-      read.job,
-      deps.destination(read.job.destinationId),
-      deps.userAgentToken,
-      deps.clock.now(),
-    );
+    const destination = deps.destination(read.job.destinationId);
+    const prepared = prepareDispatch(read.job, destination, deps.userAgentToken, deps.clock.now());
     if (prepared.kind === 'undeliverable') {
       const step: NextStep = {
         kind: 'dead',
-        failure: 'undeliverable',
-        state: { ...read.state, lastError: prepared.reason },
+        failure: prepared.failure,
+        state: { ...read.state, throttledUntil: undefined, lastError: prepared.reason },
       };
       return { step, finished: { job: read.job, step, nowMs: deps.clock.now() } };
     }
@@ -136,8 +167,17 @@ export class DeliveryWorker {
         deps.metrics.requestDone(prepared.plan.destinationId, seconds, outcome),
     });
     this.logFailures(read.job.jobId, read.state.attempt + 1, result);
+    if (result.verdict === 'retry' && askedToSlowDown(result)) {
+      const { retryAfterMs } = result;
+      const cap = deps.policy.schedule.retryAfterMaxMs;
+      deps.rateGate.slowDown(
+        read.job.destinationId,
+        retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, cap),
+      );
+    }
     const nowMs = deps.clock.now();
-    const step = decideNext(read.state, result, nowMs, deps.policy, deps.random);
+    const policy = destinationRetryPolicy(deps.policy, destination?.settings.retry);
+    const step = decideNext(read.state, result, nowMs, policy, deps.random);
     return { step, finished: { job: read.job, result, step, nowMs } };
   }
 
@@ -185,6 +225,11 @@ export class DeliveryWorker {
       );
     }
   }
+}
+
+/** The receiver said it gets too much: a 429 from any URL, or a `Retry-After`. */
+function askedToSlowDown(result: Extract<AttemptResult, { verdict: 'retry' }>): boolean {
+  return result.retryAfterMs !== undefined || result.failures.some((f) => f.status === 429);
 }
 
 function describeOutcome(span: Span, step: NextStep): void {

@@ -121,10 +121,12 @@ describe('prepareDispatch', () => {
   it('cannot deliver to an unknown or disabled destination', () => {
     expect(prepareDispatch(job, undefined, 'S', NOW_MS)).toMatchObject({
       kind: 'undeliverable',
+      failure: 'destination-deleted',
       reason: expect.stringContaining('not in the workspace'),
     });
     expect(prepareDispatch(job, destination({}, false), 'S', NOW_MS)).toMatchObject({
       kind: 'undeliverable',
+      failure: 'destination-disabled',
       reason: expect.stringContaining('disabled'),
     });
   });
@@ -214,7 +216,7 @@ describe('makeAttempt', () => {
 
 describe('decideNext', () => {
   const policy: RetryPolicy = {
-    schedule: { delaysMs: [50, 100], jitterRatio: 0, retryAfterMaxMs: 1000 },
+    schedule: { delaysMs: [50, 100], tiersMs: [50, 100], jitterRatio: 0, retryAfterMaxMs: 1000 },
     windowMs: 1000,
   };
   const retry = { verdict: 'retry' as const, reason: 'HTTP 503', failures: [] };

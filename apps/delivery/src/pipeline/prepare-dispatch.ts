@@ -1,4 +1,5 @@
 import type { Destination } from '@switchyard/config';
+import type { DeadFailure } from '@switchyard/contracts';
 import { requestSigner } from '@switchyard/webhooks';
 import { ReadyJob } from '../delivery-vocabulary';
 
@@ -9,7 +10,9 @@ export interface DispatchPlan {
   targets: Array<{ url: string; headers: Record<string, string> }>;
 }
 
-export type Prepared = { kind: 'ready'; plan: DispatchPlan } | { kind: 'undeliverable'; reason: string };
+export type Prepared =
+  | { kind: 'ready'; plan: DispatchPlan }
+  | { kind: 'undeliverable'; failure: Extract<DeadFailure, `destination-${string}`>; reason: string };
 
 /**
  * Stage 2: look the destination up now (not when the job was made), so a corrected URL or
@@ -25,10 +28,15 @@ export function prepareDispatch(
   if (!destination)
     return {
       kind: 'undeliverable',
+      failure: 'destination-deleted',
       reason: `destination ${job.destinationId} is not in the workspace configuration`,
     };
   if (!destination.enabled)
-    return { kind: 'undeliverable', reason: `destination ${job.destinationId} is disabled` };
+    return {
+      kind: 'undeliverable',
+      failure: 'destination-disabled',
+      reason: `destination ${job.destinationId} is disabled`,
+    };
   const { settings } = destination;
   const common: Record<string, string> = {
     'content-type': 'application/json',

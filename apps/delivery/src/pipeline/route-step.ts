@@ -30,7 +30,7 @@ export function outputRecord(
   const key = record.key?.toString('utf8') ?? null;
   const value = record.value ?? Buffer.alloc(0);
   const { ids, trace, receivedAt } = decodeDeliveryHeaders(record.headers);
-  if (step.kind === 'retry')
+  if (step.kind === 'retry' || step.kind === 'throttled')
     return {
       topic: topics.retry(step.tier),
       key,

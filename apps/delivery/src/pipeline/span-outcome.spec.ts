@@ -16,13 +16,16 @@ describe('spanOutcome', () => {
     });
   });
 
-  it.each(['permanent', 'window-spent', 'undeliverable', 'unreadable'] as const)(
-    'makes a dead letter (%s) an ERROR whose type is the failure kind',
-    (failure) => {
-      expect(spanOutcome({ kind: 'dead', failure, state })).toEqual({
-        attributes: { 'switchyard.outcome': 'dead-lettered', 'switchyard.failure': failure },
-        error: { type: failure, message: `dead-lettered (${failure}): http://127.0.0.1/hook: HTTP 503` },
-      });
-    },
-  );
+  it.each([
+    'permanent',
+    'window-spent',
+    'destination-deleted',
+    'destination-disabled',
+    'unreadable',
+  ] as const)('makes a dead letter (%s) an ERROR whose type is the failure kind', (failure) => {
+    expect(spanOutcome({ kind: 'dead', failure, state })).toEqual({
+      attributes: { 'switchyard.outcome': 'dead-lettered', 'switchyard.failure': failure },
+      error: { type: failure, message: `dead-lettered (${failure}): http://127.0.0.1/hook: HTTP 503` },
+    });
+  });
 });

@@ -9,7 +9,7 @@ export interface SpanOutcome {
 }
 
 /**
- * `switchyard.outcome` (delivered / retry / dead-lettered) for every job, the failure kind of a
+ * `switchyard.outcome` (delivered / retry / throttled / dead-lettered) for every job, the failure kind of a
  * dead letter (also its `error.type`), and ERROR for every failed attempt, so a tracing backend
  * can find failed deliveries without knowing Switchyard.
  */
@@ -25,6 +25,8 @@ export function spanOutcome(step: NextStep): SpanOutcome {
           message: `attempt ${step.state.attempt} failed, retry tier ${step.tier}: ${step.state.lastError ?? 'unknown error'}`,
         },
       };
+    case 'throttled':
+      return { attributes: { 'switchyard.outcome': 'throttled', 'switchyard.retry_tier': step.tier } };
     case 'dead':
       return {
         attributes: { 'switchyard.outcome': 'dead-lettered', 'switchyard.failure': step.failure },

@@ -1,7 +1,9 @@
 import { nextDelay, parseRetryAfter, RetrySchedule } from './retry-schedule';
 
+const TIERS_MS = [10_000, 60_000, 300_000, 1_800_000, 3_600_000];
 const schedule: RetrySchedule = {
-  delaysMs: [10_000, 60_000, 300_000, 1_800_000, 3_600_000],
+  delaysMs: TIERS_MS,
+  tiersMs: TIERS_MS,
   jitterRatio: 0.2,
   retryAfterMaxMs: 3_600_000,
 };
@@ -40,6 +42,15 @@ describe('nextDelay', () => {
 
   it('cuts a Retry-After to the configured maximum', () => {
     expect(nextDelay(1, schedule, noJitter, 86_400_000)).toEqual({ delayMs: 3_600_000, tier: 5 });
+  });
+
+  it("follows a destination's own delays, each waiting in the service tier that fits it", () => {
+    const own = { ...schedule, delaysMs: [1_000, 90_000, 7_200_000] };
+    expect([1, 2, 3].map((attempt) => nextDelay(attempt, own, noJitter))).toEqual([
+      { delayMs: 1_000, tier: 1 },
+      { delayMs: 90_000, tier: 2 },
+      { delayMs: 7_200_000, tier: 5 },
+    ]);
   });
 
   it('treats attempt 0 like attempt 1', () => {

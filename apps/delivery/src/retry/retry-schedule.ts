@@ -1,7 +1,9 @@
 /** The retry policy: delays per retry, their jitter, and how far a receiver's `Retry-After` is honoured. */
 export interface RetrySchedule {
-  /** Delay before retry 1, 2, …; non-decreasing; the last one repeats. Retry tier n holds jobs waiting `delaysMs[n - 1]`. */
+  /** Delay before retry 1, 2, …; non-decreasing; the last one repeats. */
   readonly delaysMs: readonly number[];
+  /** The retry topics: tier n holds jobs waiting about `tiersMs[n - 1]` (the service's schedule, whatever a destination's own). */
+  readonly tiersMs: readonly number[];
   /** Each delay is stretched by `random() * jitterRatio` of itself: never shorter than scheduled. */
   readonly jitterRatio: number;
   /** A longer `Retry-After` is cut to this. */
@@ -17,8 +19,8 @@ export interface RetryDelay {
 /**
  * When to try again after `attempt` failed attempts (1 = the first attempt failed). `random`
  * returns [0, 1) and is passed in so tests are deterministic. A `Retry-After` can lengthen
- * the wait (up to `retryAfterMaxMs`) but never shorten it below the schedule; the job then
- * waits in the tier whose delay fits, so it does not hold up the shorter waits of its tier.
+ * the wait (up to `retryAfterMaxMs`) but never shorten it below the schedule. The job waits in
+ * the tier whose delay fits (`tierFor`), so it does not hold up the shorter waits of its tier.
  */
 export function nextDelay(
   attempt: number,
@@ -27,18 +29,22 @@ export function nextDelay(
   retryAfterMs?: number,
 ): RetryDelay {
   const { delaysMs } = schedule;
-  const scheduledTier = Math.min(Math.max(attempt, 1), delaysMs.length);
-  const base = delaysMs[scheduledTier - 1];
+  const base = delaysMs[Math.min(Math.max(attempt, 1), delaysMs.length) - 1];
   const jittered = Math.round(base * (1 + random() * schedule.jitterRatio));
   const asked = retryAfterMs === undefined ? 0 : Math.min(retryAfterMs, schedule.retryAfterMaxMs);
   const delayMs = Math.max(jittered, asked);
-  return { delayMs, tier: Math.max(scheduledTier, tierFitting(delayMs, delaysMs)) };
+  return { delayMs, tier: tierFor(delayMs, schedule.tiersMs) };
 }
 
-/** The highest tier whose nominal delay is not longer than `delayMs`. */
-function tierFitting(delayMs: number, delaysMs: readonly number[]): number {
+/**
+ * The retry topic for a wait of `delayMs`: the highest tier whose nominal delay is not longer.
+ * A retry partition is held until its head is due, so a job never holds up a tier's jobs by more
+ * than the difference between its wait and the tier's; a wait shorter than tier 1 may itself wait
+ * up to tier 1's delay behind the jobs ahead of it.
+ */
+export function tierFor(delayMs: number, tiersMs: readonly number[]): number {
   let tier = 1;
-  delaysMs.forEach((delay, i) => {
+  tiersMs.forEach((delay, i) => {
     if (delay <= delayMs) tier = i + 1;
   });
   return tier;

@@ -29,6 +29,11 @@ export interface RetryState {
   /** Not to be tried before this time (epoch ms); set on records in retry topics. */
   notBefore?: number;
   lastError?: string;
+  /**
+   * Set on a job its destination's rate limit sent to wait in a retry topic: the send slot held
+   * for it (epoch ms). It goes then without taking another, so waiting never costs it its turn.
+   */
+  throttledUntil?: number;
   /** How often an operator replayed this job from the dead-letter topic. */
   replays: number;
 }
@@ -64,6 +69,7 @@ export const DELIVERY_RECORD_HEADERS = {
   lastAttemptAt: 'x-switchyard-last-attempt-at',
   notBefore: 'x-switchyard-not-before',
   lastError: 'x-switchyard-last-error',
+  throttledUntil: 'x-switchyard-throttled-until',
   replays: 'x-switchyard-replays',
   failure: 'x-switchyard-failure',
   deadAt: 'x-switchyard-dead-at',
@@ -111,6 +117,7 @@ export function encodeDeliveryHeaders(record: DeliveryRecordHeaders): Record<str
   put(H.lastAttemptAt, iso(state.lastAttemptAt));
   put(H.notBefore, iso(state.notBefore));
   put(H.lastError, state.lastError);
+  put(H.throttledUntil, iso(state.throttledUntil));
   put(H.failure, dead?.failure);
   put(H.deadAt, iso(dead?.deadAt));
   put(H.receivedAt, iso(record.receivedAt));
@@ -150,6 +157,7 @@ export function decodeDeliveryHeaders(headers: RecordHeaders): DeliveryRecordHea
       lastAttemptAt: time(text(H.lastAttemptAt)),
       notBefore: time(text(H.notBefore)),
       lastError: text(H.lastError),
+      throttledUntil: time(text(H.throttledUntil)),
       replays: count(text(H.replays)),
     },
     dead: failure === undefined ? undefined : { failure: readDeadFailure(failure), deadAt: deadAt ?? NaN },
@@ -166,6 +174,11 @@ export function decodeReceivedAt(headers: RecordHeaders): number | undefined {
 /** The retry state alone: what the delivery consumer reads of every retry record to gate it. */
 export function decodeNotBefore(headers: RecordHeaders): number | undefined {
   return time(headerString(headers, DELIVERY_RECORD_HEADERS.notBefore));
+}
+
+/** The send slot a throttled job holds, alone: read of every job before it is let through its destination's rate limit. */
+export function decodeThrottledUntil(headers: RecordHeaders): number | undefined {
+  return time(headerString(headers, DELIVERY_RECORD_HEADERS.throttledUntil));
 }
 
 const iso = (ms: number | undefined) =>
