@@ -36,7 +36,7 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
     private readonly settings: DeliverySettings,
     @Inject(TOPICS) private readonly topics: TopicNames,
     metrics: DeliveryMetrics,
-    @Inject(LOGGER) logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     // Retry and dead-letter records keep the job's key; the client's partitioner keeps one key on one partition.
     this.producer = kafka.producer();
@@ -78,6 +78,7 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
       connection: this.connection,
       topics: topicSpecs(rows, this.settings, { retryWindowMs: this.settings.retryWindowMs }),
       policy: topicPolicy(this.settings),
+      logger: this.logger,
       connect: () => this.producer.connect(),
     });
   }

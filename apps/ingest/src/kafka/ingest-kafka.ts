@@ -61,6 +61,7 @@ export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
       connection: this.connection,
       topics: topicSpecs(topicsOf('ingest', this.topics), this.settings),
       policy: topicPolicy(this.settings),
+      logger: this.logger,
       connect: () => this.producer.connect(),
     });
     await this.probe.start();
