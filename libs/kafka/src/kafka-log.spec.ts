@@ -83,7 +83,17 @@ describe('kafkaLogCreator', () => {
       logLevel.ERROR,
       'Crash: KafkaJSNumberOfRetriesExceeded: Connection error: connect ECONNREFUSED 127.0.0.1:9',
     );
+    entry(
+      logLevel.ERROR,
+      'Crash: KafkaJSNonRetriableError: Connection error: connect ECONNREFUSED 127.0.0.1:9',
+    );
     entry(logLevel.ERROR, 'Restarting the consumer in 1000ms');
-    expect(lines.map((l) => pino.levels.labels[l.level])).toEqual(['debug', 'debug', 'debug', 'debug']);
+    expect(lines.map((l) => pino.levels.labels[l.level])).toEqual([
+      'debug',
+      'debug',
+      'debug',
+      'debug',
+      'debug',
+    ]);
   });
 });

@@ -51,9 +51,10 @@ function errorLevel(message: string, extra: Record<string, unknown>): Level | 'w
   // log; the client's first failure of the outage is a warning (ClientAvailability) instead.
   if (CONNECTION_LOST.test(message)) return 'debug';
   const crash = /^Crash: (\w+): (.*)$/s.exec(message);
-  // A consumer that spent its retries (the broker is away) is restarted by kafkajs; ConsumerRestarter
+  // A consumer that spent its retries or lost its broker is restarted by kafkajs; ConsumerRestarter
   // logs that at warn once per outage, so the crash each restart follows is no news.
-  if (crash?.[1] === 'KafkaJSNumberOfRetriesExceeded') return 'debug';
+  if (crash && (crash[1] === 'KafkaJSNumberOfRetriesExceeded' || CONNECTION_LOST.test(crash[2])))
+    return 'debug';
   if (crash && RETRIABLE_MESSAGES.has(crash[2])) return 'waiting';
   return 'error';
 }

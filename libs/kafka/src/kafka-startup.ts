@@ -34,8 +34,10 @@ export async function startKafka({
   connect,
   logger,
 }: KafkaStartup): Promise<void> {
-  await checkKafkaConnection(kafka, connection);
-  await untilBrokersAnswer(() => ensureTopics(kafka, topics, policy), logger);
+  await untilBrokersAnswer(async () => {
+    await checkKafkaConnection(kafka, connection);
+    await ensureTopics(kafka, topics, policy);
+  }, logger);
   await connect();
 }
 
