@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { checkKafkaConnection } from './connection-check';
-import { KafkaConnection } from './kafka-client';
+import { KAFKA_RETRY, KafkaConnection } from './kafka-client';
 import { KafkaClient } from './kafka-port';
 import { ensureTopics, TopicPolicy, TopicSpec } from './topic-admin';
 
@@ -55,6 +55,8 @@ async function untilBrokersAnswer(step: () => Promise<void>, logger: Logger): Pr
           'Kafka brokers do not answer; waiting for them before serving',
         );
       waitingSince ??= Date.now();
+      // Each try already spent the client's retries; the pause only keeps a fast failure from spinning.
+      await new Promise((resolve) => setTimeout(resolve, KAFKA_RETRY.initialRetryTime));
     }
   }
   if (waitingSince !== undefined)
