@@ -40,6 +40,26 @@ export interface OutageRun {
   missingAmongAcknowledged: string[];
   /** Services that exited by themselves, with their exit code. */
   exited: Partial<Record<ServiceName, number | string>>;
+  /** Each service's log lines at info and above (of the process running at the end). */
+  logs: Record<ServiceName, LogLine[]>;
+}
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** The JSON log lines of a process's output; anything else it printed is left out. */
+function logLines(output: string): LogLine[] {
+  return output.split('\n').flatMap((line) => {
+    try {
+      const parsed = JSON.parse(line) as LogLine;
+      return typeof parsed.msg === 'string' ? [parsed] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 export interface OutageOptions {
@@ -102,6 +122,8 @@ export class KafkaOutage {
       TOPIC_PARTITIONS: '2',
       WORKSPACE_CONFIG: this.workspace.path,
       INGEST_PRODUCE_TIMEOUT_MS: '2000',
+      // What an operator sees at the default level: the outage and the recovery are told there.
+      LOG_LEVEL: 'info',
     }));
     // A fresh broker's first write (connections, metadata, leaders) can outlast the produce timeout.
     await eventually(
@@ -174,6 +196,11 @@ export class KafkaOutage {
         readiness: this.samples,
         missingAmongAcknowledged: this.missing(),
         exited: pipeline.exited(),
+        logs: {
+          ingest: logLines(pipeline.services.ingest.tail(Infinity)),
+          router: logLines(pipeline.services.router.tail(Infinity)),
+          delivery: logLines(pipeline.services.delivery.tail(Infinity)),
+        },
       };
     } finally {
       this.loading = false;
@@ -237,16 +264,16 @@ export class KafkaOutage {
   }
 }
 
-/** The run's moments relative to the broker's start, in seconds, for the test's log and the bench's report. */
+/** The run's moments relative to the broker answering again, in seconds, for the test's log and the bench's report. */
 export function describeTimeline(t: OutageTimeline): Record<string, string> {
   const rel = (at: number | undefined) =>
-    at === undefined ? '-' : `${((at - t.brokerStartedAt) / 1000).toFixed(1)} s`;
+    at === undefined ? '-' : `${((at - t.brokerReadyAt) / 1000).toFixed(1)} s`;
   return {
     'broker killed': rel(t.killedAt),
     'every service unready': rel(t.allUnreadyAt),
     'service restarted': rel(t.serviceRestartedAt),
     'broker started': rel(t.brokerStartedAt),
-    'broker answering': rel(t.brokerReadyAt),
+    'broker answering (kafka.sh start returned)': rel(t.brokerReadyAt),
     'first call acknowledged': rel(t.firstAcceptedAt),
     'first webhook delivered': rel(t.firstDeliveredAt),
     'ingest ready': rel(t.readyAgainAt.ingest),

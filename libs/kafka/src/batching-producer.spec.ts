@@ -216,8 +216,14 @@ describe('BatchingProducer with a timeout', () => {
 
     const third = batching.send([record('a', '3')]);
     await tick();
+    const straggler = batching.send([record('a', '4')]);
+    await tick();
+    now += 10;
     calls[2].settle();
     await third;
+    // Sent before the recovery, failed after it: no new outage.
+    calls[3].settle(new Error('Connection error'));
+    await expect(straggler).rejects.toThrow('Connection error');
     expect(lines.map((l) => pino.levels.labels[l.level])).toEqual(['warn', 'info']);
     expect(lines[0]).toMatchObject({ producer: 'test-producer' });
     expect(lines[1]).toMatchObject({ client: 'test-producer' });

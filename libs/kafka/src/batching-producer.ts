@@ -104,6 +104,8 @@ export class BatchingProducer {
   private readonly sentAt = new Set<{ at: number }>();
   private readonly idle = new Set<() => void>();
   private readonly availability: ClientAvailability | undefined;
+  /** When a produce request last succeeded. */
+  private lastWrittenAt = -Infinity;
 
   constructor(
     private readonly producer: Pick<KafkaProducer, 'sendBatch'>,
@@ -205,6 +207,7 @@ export class BatchingProducer {
     )
       .then(
         () => {
+          this.lastWrittenAt = this.now();
           this.availability?.recovered();
           waiters.forEach((w) => settle(w));
         },
@@ -222,10 +225,13 @@ export class BatchingProducer {
       });
   }
 
-  /** A produce request failed after the client's retries: the first of an outage is a warning. */
+  /**
+   * A produce request failed after the client's retries: the first of an outage is a warning. One
+   * sent before a later request succeeded is old news (its last try came before the recovery).
+   */
   private failed(error: Error, sentAt: number): void {
     if (!this.availability || !this.identity) return;
-    const firstOfOutage = this.availability.failed(sentAt);
+    const firstOfOutage = sentAt >= this.lastWrittenAt && this.availability.failed(sentAt);
     this.identity.logger[firstOfOutage ? 'warn' : 'debug'](
       { producer: this.identity.name, reason: error.message },
       'producer could not write after its retries; each new send tries again at once',
