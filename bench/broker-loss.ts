@@ -1,12 +1,14 @@
 /**
  * What losing one broker of three costs: a three-node cluster of scripts/kafka/kafka.sh (its own
  * ports, never the shared broker; replication 3, min.insync.replicas 2) under a steady load, the
- * leader of the events topic's first partition SIGKILLed, and the longest stretch without an
- * acknowledged call and without a delivered webhook printed. The broker settings in effect are
- * those `kafka.sh cluster` writes (docs/operations.md, Kafka outages).
+ * leader of the events topic's first partition (or node `--node`) SIGKILLed, and the longest
+ * stretch without an acknowledged call and without a delivered webhook printed. Every node is also
+ * a KRaft controller; killing each in turn finds the active one's longer gap. The broker settings
+ * in effect are those `kafka.sh cluster` writes (docs/operations.md, Kafka outages).
  *
- *   npm run bench:broker-loss
+ *   npm run bench:broker-loss -- [--node 1|2|3]
  */
+import { parseArgs } from 'node:util';
 import { topicNames } from '@switchyard/contracts';
 import { rawTestKafka } from '../libs/kafka/src/testing';
 import { eventually, freshNamespace } from '../test/support/kafka-test-kit';
@@ -28,6 +30,9 @@ function longestGap(arrivals: number[], since: number, until: number): number {
 }
 
 async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { node: { type: 'string' } } });
+  const node = values.node === undefined ? undefined : Number(values.node);
+  if (node !== undefined && ![1, 2, 3].includes(node)) throw new Error('--node must be 1, 2 or 3');
   const arrivals: number[] = [];
   const receiver = await WebhookReceiver.start();
   receiver.respond = () => (arrivals.push(Date.now()), 200);
@@ -55,7 +60,7 @@ async function main(): Promise<void> {
     await admin.connect();
     const { topics } = await admin.fetchTopicMetadata({ topics: [topicNames(namespace).events] });
     await admin.disconnect();
-    const victim = topics[0].partitions.find((p) => p.partitionId === 0)!.leader;
+    const victim = node ?? topics[0].partitions.find((p) => p.partitionId === 0)!.leader;
 
     const total = 1500;
     let killedAt = 0;
