@@ -12,6 +12,9 @@ use_cluster() {
   (( KAFKA_CLUSTER_SIZE >= 1 && KAFKA_CLUSTER_SIZE <= 9 )) || die "KAFKA_CLUSTER_SIZE must be 1-9"
   REPLICATION=$(( KAFKA_CLUSTER_SIZE < 3 ? KAFKA_CLUSTER_SIZE : 3 ))
   MIN_ISR=$(( KAFKA_CLUSTER_SIZE < 2 ? KAFKA_CLUSTER_SIZE : 2 ))
+  # What docs/operations.md (Kafka outages) recommends for a cluster: Kafka's own 9 s session, with
+  # its 2 s heartbeat. A dead node is fenced, and its partitions move, that long after its last
+  # heartbeat; a shorter session fences live nodes whose heartbeat is late on a loaded host.
   if (( KAFKA_CLUSTER_SIZE > 1 )); then BROKER_SESSION_TIMEOUT_MS=9000; fi
   local i voters=()
   for i in $(seq 1 "$KAFKA_CLUSTER_SIZE"); do voters+=("$i@$HOST:$(( KAFKA_CLUSTER_PORT + 100 + i - 1 ))"); done

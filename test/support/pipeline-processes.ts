@@ -39,6 +39,12 @@ export class PipelineProcesses {
     this.services[name] = await ServiceProcess.start(name, this.services[name].port, this.env);
   }
 
+  /** Stops a service and starts it again on its port without waiting for it to be ready: a pod rolled while Kafka is away. */
+  async restartUnready(name: ServiceName): Promise<void> {
+    await this.services[name].stop();
+    this.services[name] = ServiceProcess.launch(name, this.services[name].port, this.env);
+  }
+
   /** Each service's answer to a health path, e.g. `{ ingest: 200, router: 503, delivery: 200 }`. */
   async health(path: 'live' | 'ready'): Promise<Record<ServiceName, number>> {
     const statuses = await Promise.all(

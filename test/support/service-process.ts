@@ -71,6 +71,18 @@ export class ServiceProcess {
     env: NodeJS.ProcessEnv,
     options: ServiceProcessOptions = {},
   ): Promise<ServiceProcess> {
+    const service = ServiceProcess.launch(name, port, env, options);
+    await service.ready();
+    return service;
+  }
+
+  /** Starts the process without waiting for it to be ready (it may be waiting for Kafka). */
+  static launch(
+    name: 'ingest' | 'router' | 'delivery' | 'console',
+    port: number,
+    env: NodeJS.ProcessEnv,
+    options: ServiceProcessOptions = {},
+  ): ServiceProcess {
     if (fileFinished)
       throw new Error(
         `${name} not started: its test file has finished (a set-up that timed out is still running)`,
@@ -93,7 +105,6 @@ export class ServiceProcess {
     const service = new ServiceProcess(name, child, port);
     running.add(service);
     child.once('exit', () => running.delete(service));
-    await service.ready();
     return service;
   }
 

@@ -1,5 +1,6 @@
+import pino from 'pino';
 import { CompressionCodec, KafkaProducer, ProduceRequest } from './kafka-port';
-import { BatchingProducer } from './batching-producer';
+import { BatchingProducer, STUCK_SEND_MS } from './batching-producer';
 import { MIN_COMPRESSED_BATCH_BYTES } from './compression';
 
 /** A stand-in producer whose sendBatch calls the test settles by hand. */
@@ -186,5 +187,45 @@ describe('BatchingProducer with a timeout', () => {
     await expect(late).rejects.toThrow(/did not acknowledge within 20 ms/);
     calls[1].settle(new Error('broker down'));
     await batching.drain();
+  });
+
+  it('is not writing while a produce request waits in the client’s retries, and tells the outage once', async () => {
+    const { producer, calls } = fakeProducer();
+    const lines: Array<{ level: number; producer?: string; client?: string }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    let now = 0;
+    const batching = new BatchingProducer(
+      producer,
+      { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e6, maxInFlight: 4, compression: 0 },
+      { name: 'test-producer', logger },
+      () => now,
+    );
+    const first = batching.send([record('a', '1')]);
+    await tick();
+    expect(batching.writing).toBe(true);
+    now = STUCK_SEND_MS + 1;
+    expect(batching.writing).toBe(false);
+
+    const second = batching.send([record('a', '2')]);
+    await tick();
+    calls[0].settle(new Error('Connection error'));
+    calls[1].settle(new Error('Connection error'));
+    await expect(first).rejects.toThrow('Connection error');
+    await expect(second).rejects.toThrow('Connection error');
+    expect(batching.writing).toBe(true);
+
+    const third = batching.send([record('a', '3')]);
+    await tick();
+    const straggler = batching.send([record('a', '4')]);
+    await tick();
+    now += 10;
+    calls[2].settle();
+    await third;
+    // Sent before the recovery, failed after it: no new outage.
+    calls[3].settle(new Error('Connection error'));
+    await expect(straggler).rejects.toThrow('Connection error');
+    expect(lines.map((l) => pino.levels.labels[l.level])).toEqual(['warn', 'info']);
+    expect(lines[0]).toMatchObject({ producer: 'test-producer' });
+    expect(lines[1]).toMatchObject({ client: 'test-producer' });
   });
 });

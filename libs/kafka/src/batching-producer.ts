@@ -1,4 +1,6 @@
 import { traceSend } from '@switchyard/telemetry';
+import type { Logger } from 'pino';
+import { ClientAvailability } from './client-availability';
 import { compressionFor } from './compression';
 import { CompressionCodec, KafkaProducer, OutgoingMessage, TopicMessages } from './kafka-port';
 import { MAX_PRODUCE_REQUEST_BYTES } from './request-size';
@@ -57,6 +59,18 @@ export class ProduceTimeoutError extends Error {
   }
 }
 
+/**
+ * A produce request unanswered for this long is waiting in the client's retries (a broker away, a
+ * leader moving), not on the wire: records handed over now would wait behind it.
+ */
+export const STUCK_SEND_MS = 1_000;
+
+/** Names a producer in logs and metrics, for outage reporting (ClientAvailability). */
+export interface ProducerIdentity {
+  name: string;
+  logger: Logger;
+}
+
 export const DEFAULT_BATCHING: BatchingProducerOptions = {
   lingerMs: 2,
   maxBatchRecords: 5_000,
@@ -86,12 +100,32 @@ export class BatchingProducer {
   private waitingBytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private inFlight = 0;
+  /** When each produce request in flight was sent. */
+  private readonly sentAt = new Set<{ at: number }>();
   private readonly idle = new Set<() => void>();
+  private readonly availability: ClientAvailability | undefined;
+  /** When a produce request last succeeded. */
+  private lastWrittenAt = -Infinity;
 
   constructor(
     private readonly producer: Pick<KafkaProducer, 'sendBatch'>,
     private readonly options: BatchingProducerOptions = DEFAULT_BATCHING,
-  ) {}
+    private readonly identity?: ProducerIdentity,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.availability = identity && new ClientAvailability(identity.name, identity.logger, now);
+  }
+
+  /**
+   * Records handed to `send` now would go to a broker at once: no produce request has been
+   * waiting in the client's retries for longer than STUCK_SEND_MS. Not "the last send
+   * succeeded": a service that stops being sent traffic when unready would never learn that.
+   */
+  get writing(): boolean {
+    const now = this.now();
+    for (const { at } of this.sentAt) if (now - at > STUCK_SEND_MS) return false;
+    return true;
+  }
 
   send(records: OutgoingRecord[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
@@ -161,6 +195,8 @@ export class BatchingProducer {
 
   private sendOne({ waiters, bytes }: { waiters: Waiter[]; bytes: number }): void {
     this.inFlight += 1;
+    const sent = { at: this.now() };
+    this.sentAt.add(sent);
     const request = topicMessages(waiters.map((w) => w.records));
     traceSend(request, () =>
       this.producer.sendBatch({
@@ -170,15 +206,36 @@ export class BatchingProducer {
       }),
     )
       .then(
-        () => waiters.forEach((w) => settle(w)),
-        (error: Error) => waiters.forEach((w) => settle(w, error)),
+        () => {
+          this.lastWrittenAt = this.now();
+          this.availability?.recovered();
+          waiters.forEach((w) => settle(w));
+        },
+        (error: Error) => {
+          this.failed(error, sent.at);
+          waiters.forEach((w) => settle(w, error));
+        },
       )
       .finally(() => {
         this.inFlight -= 1;
+        this.sentAt.delete(sent);
         if (this.waiting.length > 0) this.dispatch();
         for (const resolve of this.idle) resolve();
         this.idle.clear();
       });
+  }
+
+  /**
+   * A produce request failed after the client's retries: the first of an outage is a warning. One
+   * sent before a later request succeeded is old news (its last try came before the recovery).
+   */
+  private failed(error: Error, sentAt: number): void {
+    if (!this.availability || !this.identity) return;
+    const firstOfOutage = sentAt >= this.lastWrittenAt && this.availability.failed(sentAt);
+    this.identity.logger[firstOfOutage ? 'warn' : 'debug'](
+      { producer: this.identity.name, reason: error.message },
+      'producer could not write after its retries; each new send tries again at once',
+    );
   }
 }
 

@@ -7,7 +7,12 @@ export interface BrokerProbeOptions {
   staleAfterMs: number;
 }
 
-export const DEFAULT_BROKER_PROBE: BrokerProbeOptions = { intervalMs: 1_000, staleAfterMs: 3_000 };
+/**
+ * Readiness follows the brokers within about half a second either way: a broker that went away
+ * refuses the next probe's connection, and one that came back answers it. A broker that hangs
+ * is noticed after `staleAfterMs`.
+ */
+export const DEFAULT_BROKER_PROBE: BrokerProbeOptions = { intervalMs: 500, staleAfterMs: 2_500 };
 
 /**
  * Whether the cluster answers right now, for readiness. kafkajs's producer and consumer notice a

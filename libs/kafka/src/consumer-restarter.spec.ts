@@ -140,3 +140,28 @@ describe('ConsumerRestarter', () => {
     expect(consumer.runs).toHaveLength(1);
   });
 });
+
+describe('ConsumerRestarter during a broker outage', () => {
+  it('warns once that kafkajs restarts a consumer that spent its retries, with the delay, and logs its return with the outage’s length', async () => {
+    const consumer = fakeConsumer();
+    const timer = handTimer();
+    const logged: Array<{ level: number; msg: string; restartInMs?: number; outageSeconds?: number }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+    const { restarter } = restarterOn(consumer, timer, logger);
+    await restarter.run();
+
+    const spent = () =>
+      Object.assign(new Error('Connection error: connect ECONNREFUSED'), {
+        name: 'KafkaJSNumberOfRetriesExceeded',
+        retryTime: 800,
+      });
+    consumer.crash(true, spent());
+    consumer.crash(true, spent());
+    consumer.join();
+
+    expect(timer.pending).toBe(0);
+    expect(logged.map((l) => pino.levels.labels[l.level])).toEqual(['warn', 'info']);
+    expect(logged[0]).toMatchObject({ consumer: 'group-a', restartInMs: 800 });
+    expect(logged[1]).toMatchObject({ client: 'group-a', outageSeconds: expect.any(Number) });
+  });
+});

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { ClientAvailability } from './client-availability';
+import { KAFKA_RETRY } from './kafka-client';
 import { ConsumerCrash, ConsumerRunOptions, KafkaConsumer } from './kafka-port';
 import { CommitTimer, unrefTimer } from './offset-committer';
 
@@ -23,12 +25,17 @@ type RestartableConsumer = Pick<KafkaConsumer, 'run' | 'on' | 'events'>;
  * same thing, but would also drop the in-flight work of the service's other consumers and force a
  * rebalance, and liveness must stay 200 through Kafka trouble. Readiness reports the consumer down
  * meanwhile.
+ *
+ * Either way a restart is logged at warn once per outage, with the delay before the next try, and
+ * the consumer's joining its group again is logged at info with the outage's length
+ * (ClientAvailability).
  */
 export class ConsumerRestarter {
   private delayMs: number;
   private cancelRestart: (() => void) | undefined;
   private restarting: Promise<void> = Promise.resolve();
   private stopped = false;
+  private readonly availability: ClientAvailability;
 
   constructor(
     private readonly consumer: RestartableConsumer,
@@ -40,8 +47,12 @@ export class ConsumerRestarter {
     private readonly timer: CommitTimer = unrefTimer,
   ) {
     this.delayMs = backoff.initialMs;
+    this.availability = new ClientAvailability(name, logger);
     consumer.on(consumer.events.CRASH, (event) => this.crashed(event.payload));
-    consumer.on(consumer.events.GROUP_JOIN, () => (this.delayMs = backoff.initialMs));
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.delayMs = backoff.initialMs;
+      this.availability.recovered();
+    });
   }
 
   /** Starts the consumer (kafkajs's `run`); resolves once it has joined its group or crashed. */
@@ -58,10 +69,13 @@ export class ConsumerRestarter {
 
   private crashed({ error, restart }: ConsumerCrash): void {
     if (this.stopped) return;
+    this.availability.restarted();
+    const firstOfOutage = this.availability.failed();
     if (restart) {
-      this.logger.debug(
-        { consumer: this.name, reason: error.message },
-        'consumer restarting itself after a retriable error',
+      // kafkajs has spent its retries (the broker is away) and restarts the consumer itself.
+      this.logger[firstOfOutage ? 'warn' : 'debug'](
+        { consumer: this.name, reason: error.message, restartInMs: kafkajsRestartDelay(error) },
+        'consumer gave up after its retries; restarting it',
       );
       return;
     }
@@ -92,6 +106,11 @@ export class ConsumerRestarter {
       });
     });
   }
+}
+
+/** How long kafkajs waits before restarting a consumer that crashed on a retriable error: the crash's last backoff. */
+function kafkajsRestartDelay(error: Error): number {
+  return (error as { retryTime?: number }).retryTime ?? KAFKA_RETRY.initialRetryTime;
 }
 
 /** The innermost `cause` of an error: kafkajs wraps the error that decided a crash in one or two of its own. */

@@ -9,5 +9,6 @@ export * from './consumer-lag';
 export * from './connection-check';
 export * from './broker-probe';
 export * from './consumer-restarter';
+export * from './client-availability';
 export * from './kafka-startup';
 export * from './topic-replica';

@@ -37,6 +37,16 @@ export interface KafkaConnection {
 const CONNECTION_TIMEOUT_MS = 5_000;
 const AUTHENTICATION_TIMEOUT_MS = 5_000;
 
+/**
+ * Every client's retry: kafkajs doubles its wait from `initialRetryTime` after each failed try,
+ * and by default up to 30 s, so a client that lost its broker could sleep half a minute past the
+ * broker's return (a producer's reconnect, a consumer's restart after its last retry). Capped at
+ * `maxRetryTime`, a client tries again at least once a second whatever its backoff state, and so
+ * resumes within about a second of the broker answering; the retry count keeps the window
+ * before a request gives up at roughly the half minute kafkajs's defaults give.
+ */
+export const KAFKA_RETRY = { initialRetryTime: 100, maxRetryTime: 1_000, retries: 30 } as const;
+
 /** The TLS options every Switchyard client (kafkajs and the start-up check) uses. */
 export function tlsOptions(tls: KafkaTls): ConnectionOptions {
   return { ca: tls.ca, cert: tls.cert, key: tls.key, rejectUnauthorized: tls.rejectUnauthorized };
@@ -61,7 +71,7 @@ export function createKafka(clientId: string, connection: KafkaConnection, logge
       // kafkajs logs routine rebalances at INFO; WARN keeps the log about problems.
       logLevel: KafkaLogLevel.WARN,
       logCreator: kafkaLogCreator(logger),
-      retry: { initialRetryTime: 100, retries: 8 },
+      retry: { ...KAFKA_RETRY },
     }),
   );
 }

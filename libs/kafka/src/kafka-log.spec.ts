@@ -68,4 +68,32 @@ describe('kafkaLogCreator', () => {
     expect(pino.levels.labels[lines[0].level]).toBe('info');
     expect(lines[0].msg).toContain('replayed');
   });
+
+  it('keeps the tries against a broker that is away at debug: the client warns once per outage instead', () => {
+    const { entry, lines } = capture();
+    entry(
+      logLevel.ERROR,
+      'Failed to connect to seed broker, trying another broker from the list: Connection error: connect ECONNREFUSED 127.0.0.1:9',
+      { retryCount: 7 },
+    );
+    entry(logLevel.ERROR, 'Failed to send messages: Connection error: connect ECONNREFUSED 127.0.0.1:9', {
+      retryCount: 0,
+    });
+    entry(
+      logLevel.ERROR,
+      'Crash: KafkaJSNumberOfRetriesExceeded: Connection error: connect ECONNREFUSED 127.0.0.1:9',
+    );
+    entry(
+      logLevel.ERROR,
+      'Crash: KafkaJSNonRetriableError: Connection error: connect ECONNREFUSED 127.0.0.1:9',
+    );
+    entry(logLevel.ERROR, 'Restarting the consumer in 1000ms');
+    expect(lines.map((l) => pino.levels.labels[l.level])).toEqual([
+      'debug',
+      'debug',
+      'debug',
+      'debug',
+      'debug',
+    ]);
+  });
 });

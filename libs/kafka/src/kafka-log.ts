@@ -17,6 +17,10 @@ const LEVEL_NAMES: Record<number, Level> = {
 
 const RETRIABLE_MESSAGES = new Set(errorCodes.filter((e) => e.retriable).map((e) => e.message));
 
+/** kafkajs's messages for a broker it cannot reach or that dropped the connection; it retries them. */
+const CONNECTION_LOST =
+  /^(Failed to connect to (seed )?broker|Connection error|Connection timeout|Closed connection|Connection closed)/;
+
 /**
  * kafkajs logs every error response of the broker at ERROR before its own retrier handles it, so
  * a broker that is still starting ("the coordinator is loading", "not the leader yet") or two
@@ -41,9 +45,17 @@ function errorLevel(message: string, extra: Record<string, unknown>): Level | 'w
   if (message.startsWith('The coordinator is not aware of this member')) return 'warn';
   // The producer's retrier logs each failed try; the caller sees the error if the last one fails.
   const failedTry = /^Failed to send messages: (.*)$/s.exec(message);
-  if (failedTry && RETRIABLE_MESSAGES.has(failedTry[1])) return 'debug';
-  const crash = /^Crash: \w+: (.*)$/s.exec(message);
-  if (crash && RETRIABLE_MESSAGES.has(crash[1])) return 'waiting';
+  if (failedTry && (RETRIABLE_MESSAGES.has(failedTry[1]) || CONNECTION_LOST.test(failedTry[1])))
+    return 'debug';
+  // A broker that is away is tried again each second (KAFKA_RETRY): one line per try would bury the
+  // log; the client's first failure of the outage is a warning (ClientAvailability) instead.
+  if (CONNECTION_LOST.test(message)) return 'debug';
+  const crash = /^Crash: (\w+): (.*)$/s.exec(message);
+  // A consumer that spent its retries or lost its broker is restarted by kafkajs; ConsumerRestarter
+  // logs that at warn once per outage, so the crash each restart follows is no news.
+  if (crash && (crash[1] === 'KafkaJSNumberOfRetriesExceeded' || CONNECTION_LOST.test(crash[2])))
+    return 'debug';
+  if (crash && RETRIABLE_MESSAGES.has(crash[2])) return 'waiting';
   return 'error';
 }
 

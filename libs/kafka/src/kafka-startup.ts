@@ -1,5 +1,6 @@
+import type { Logger } from 'pino';
 import { checkKafkaConnection } from './connection-check';
-import { KafkaConnection } from './kafka-client';
+import { KAFKA_RETRY, KafkaConnection } from './kafka-client';
 import { KafkaClient } from './kafka-port';
 import { ensureTopics, TopicPolicy, TopicSpec } from './topic-admin';
 
@@ -12,12 +13,18 @@ export interface KafkaStartup {
   policy: TopicPolicy;
   /** Connects the service's producers and consumers once its topics exist. */
   connect: () => Promise<void>;
+  logger: Logger;
 }
 
 /**
  * Every service's start-up, in order: a connection the brokers refuse is named before anything
  * waits on it, topics exist before a producer writes or a consumer subscribes, and only then do
  * the service's clients connect.
+ *
+ * Brokers that are merely away (a pod started during a Kafka outage) are waited for rather than
+ * given up on: exiting would put the pod in the supervisor's restart backoff, which grows to
+ * minutes and outlasts the outage, while waiting starts the service within a second or so of the
+ * brokers' return (the clients try each second, KAFKA_RETRY).
  */
 export async function startKafka({
   kafka,
@@ -25,8 +32,45 @@ export async function startKafka({
   topics,
   policy,
   connect,
+  logger,
 }: KafkaStartup): Promise<void> {
-  await checkKafkaConnection(kafka, connection);
-  await ensureTopics(kafka, topics, policy);
+  await untilBrokersAnswer(async () => {
+    await checkKafkaConnection(kafka, connection);
+    await ensureTopics(kafka, topics, policy);
+  }, logger);
   await connect();
+}
+
+async function untilBrokersAnswer(step: () => Promise<void>, logger: Logger): Promise<void> {
+  let waitingSince: number | undefined;
+  for (;;) {
+    try {
+      await step();
+      break;
+    } catch (error) {
+      if (!brokersAway(error)) throw error;
+      if (waitingSince === undefined)
+        logger.warn(
+          { reason: (error as Error).message },
+          'Kafka brokers do not answer; waiting for them before serving',
+        );
+      waitingSince ??= Date.now();
+      // Each try already spent the client's retries; the pause only keeps a fast failure from spinning.
+      await new Promise((resolve) => setTimeout(resolve, KAFKA_RETRY.initialRetryTime));
+    }
+  }
+  if (waitingSince !== undefined)
+    logger.info(
+      { waitedSeconds: Math.round((Date.now() - waitingSince) / 1000) },
+      'Kafka brokers answer; starting',
+    );
+}
+
+/** kafkajs's errors for a broker it cannot connect to, found anywhere in an error's chain of causes. */
+const CONNECTION_ERRORS = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError']);
+
+function brokersAway(error: unknown): boolean {
+  const e = error as { name?: string; cause?: unknown; originalError?: unknown } | undefined;
+  if (!e) return false;
+  return CONNECTION_ERRORS.has(e.name ?? '') || brokersAway(e.cause) || brokersAway(e.originalError);
 }

@@ -36,6 +36,7 @@ export class ConsoleKafka implements OnModuleInit, BeforeApplicationShutdown {
       connection: this.connection,
       topics: topicSpecs(topicsOf('console', this.topics), this.settings),
       policy: topicPolicy(this.settings),
+      logger: this.logger,
       connect: () => this.feed.start(),
     });
     await this.probe.start();

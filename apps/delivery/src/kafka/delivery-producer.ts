@@ -36,12 +36,16 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
     private readonly settings: DeliverySettings,
     @Inject(TOPICS) private readonly topics: TopicNames,
     metrics: DeliveryMetrics,
-    @Inject(LOGGER) logger: Logger,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
     // Retry and dead-letter records keep the job's key; the client's partitioner keeps one key on one partition.
     this.producer = kafka.producer();
     const compression = compressionType(settings.kafkaCompression);
-    this.batching = new BatchingProducer(this.producer, { ...DEFAULT_BATCHING, compression });
+    this.batching = new BatchingProducer(
+      this.producer,
+      { ...DEFAULT_BATCHING, compression },
+      { name: 'delivery-producer', logger },
+    );
     // Its own batching on the same producer: attempt records never share a produce request with a job's retry or dead letter.
     // Compressed however small: nothing waits on them, and zstd (off the event loop) shrinks what kafkajs checksums and copies.
     this.attemptLog = settings.attemptsTopic
@@ -74,6 +78,7 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
       connection: this.connection,
       topics: topicSpecs(rows, this.settings, { retryWindowMs: this.settings.retryWindowMs }),
       policy: topicPolicy(this.settings),
+      logger: this.logger,
       connect: () => this.producer.connect(),
     });
   }

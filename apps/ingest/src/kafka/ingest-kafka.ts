@@ -20,7 +20,8 @@ import { KAFKA_CLIENT, KAFKA_CONNECTION, LOGGER, TOPICS } from '../ingest.tokens
  * Ingest's Kafka side: creates the topics ingest writes to, and owns the one producer every
  * request shares (acks = all, batched across requests, each request bounded by the produce
  * timeout). Shutdown drains it before disconnecting, so a request that was answered 200 is never
- * lost to a restart. Ready while the producer is connected and the brokers answer.
+ * lost to a restart. Ready only while a request's records would be produced at once: the producer
+ * is connected, the brokers answer, and no produce request waits in the client's retries.
  */
 @Injectable()
 export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
@@ -38,16 +39,20 @@ export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
     readiness: Readiness,
   ) {
     this.producer = kafka.producer();
-    this.batching = new BatchingProducer(this.producer, {
-      ...DEFAULT_BATCHING,
-      lingerMs: settings.produceLingerMs,
-      compression: compressionType(settings.kafkaCompression),
-      timeoutMs: settings.produceTimeoutMs,
-    });
+    this.batching = new BatchingProducer(
+      this.producer,
+      {
+        ...DEFAULT_BATCHING,
+        lingerMs: settings.produceLingerMs,
+        compression: compressionType(settings.kafkaCompression),
+        timeoutMs: settings.produceTimeoutMs,
+      },
+      { name: 'ingest-producer', logger },
+    );
     this.probe = new BrokerProbe(kafka);
     this.producer.on(this.producer.events.DISCONNECT, () => (this.connected = false));
     this.producer.on(this.producer.events.CONNECT, () => (this.connected = true));
-    readiness.register('kafka', () => this.connected && this.probe.reachable);
+    readiness.register('kafka', () => this.connected && this.probe.reachable && this.batching.writing);
   }
 
   async onModuleInit(): Promise<void> {
@@ -56,6 +61,7 @@ export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
       connection: this.connection,
       topics: topicSpecs(topicsOf('ingest', this.topics), this.settings),
       policy: topicPolicy(this.settings),
+      logger: this.logger,
       connect: () => this.producer.connect(),
     });
     await this.probe.start();

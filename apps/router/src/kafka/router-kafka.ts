@@ -70,6 +70,7 @@ export class RouterKafka implements OnModuleInit, OnApplicationShutdown {
       connection: this.connection,
       topics: topicSpecs(sized, this.settings),
       policy: topicPolicy(this.settings),
+      logger: this.logger,
       // The changelog's partition count is read back from the audiences topic, so it comes second.
       connect: async () => {
         await this.ensureChangelog(changelog);

@@ -1,0 +1,86 @@
+import { describeTimeline, KafkaOutage, OutageRun } from '../support/kafka-outage';
+import { SERVICES } from '../support/pipeline-processes';
+
+/**
+ * The only broker dies under load and stays down for over a minute, long enough for every
+ * client's retry backoff to reach its ceiling; the router is rolled meanwhile and so starts while
+ * Kafka is away. When the broker is back, each service must write and read again on its own, and
+ * its readiness must have said the truth throughout. The moments are printed (bench/README.md
+ * has the figures from `npm run bench:outage`); only their order is asserted.
+ */
+describe('Kafka comes back after a long outage', () => {
+  const outage = new KafkaOutage({ downMs: 65_000, restartWhileDown: 'router', label: 'outage' });
+  let run: OutageRun;
+
+  beforeAll(async () => {
+    try {
+      run = await outage.run();
+    } catch (error) {
+      console.log(outage.tails());
+      throw error;
+    }
+    console.log('Kafka outage, seconds from the broker answering again:', describeTimeline(run.timeline));
+  }, 420_000);
+
+  afterAll(() => outage.stop(), 60_000);
+
+  it('acknowledges no call while the broker is down', () => {
+    const { killedAt, brokerStartedAt } = run.timeline;
+    const during = run.calls.filter((c) => c.sentAt >= killedAt && c.answeredAt < brokerStartedAt);
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.filter((c) => c.status === 200)).toEqual([]);
+  });
+
+  it('keeps every service unready until the broker is back', () => {
+    const { allUnreadyAt, brokerStartedAt } = run.timeline;
+    const down = run.readiness.filter((s) => s.at >= allUnreadyAt && s.at < brokerStartedAt);
+    expect(down.length).toBeGreaterThan(0);
+    expect(down.filter((s) => SERVICES.some((name) => s[name] === 200))).toEqual([]);
+  });
+
+  it('acknowledges the calls sent once ingest says it is ready again', () => {
+    const { readyAgainAt } = run.timeline;
+    const sentWhenReady = run.calls.filter((c) => c.sentAt >= readyAgainAt.ingest);
+    expect(sentWhenReady.length).toBeGreaterThan(0);
+    expect(sentWhenReady[0].status).toBe(200);
+  });
+
+  it('writes and delivers again after the broker’s return, the rolled router included', () => {
+    const t = run.timeline;
+    expect(t.killedAt).toBeLessThan(t.allUnreadyAt);
+    expect(t.allUnreadyAt).toBeLessThan(t.serviceRestartedAt!);
+    expect(t.serviceRestartedAt!).toBeLessThan(t.brokerStartedAt);
+    expect(t.firstAcceptedAt).toBeGreaterThan(t.brokerStartedAt);
+    expect(t.firstDeliveredAt).toBeGreaterThan(t.brokerStartedAt);
+    for (const name of SERVICES) expect(t.readyAgainAt[name]).toBeGreaterThan(t.brokerStartedAt);
+    expect(run.exited).toEqual({});
+  });
+
+  it('tells each client’s outage once at warn, and its recovery at info', () => {
+    // From the kill on: a fresh broker's first writes may already have failed once at start-up.
+    const lines = (service: keyof OutageRun['logs'], msg: string) =>
+      run.logs[service].filter((l) => l.msg === msg && Number(l.time) >= run.timeline.killedAt);
+    const warn = 40;
+    const info = 30;
+    const gaveUp = lines('delivery', 'consumer gave up after its retries; restarting it');
+    expect(gaveUp.map((l) => [l.level, typeof l.restartInMs])).toEqual([[warn, 'number']]);
+    const couldNotWrite = lines(
+      'ingest',
+      'producer could not write after its retries; each new send tries again at once',
+    );
+    expect(couldNotWrite.map((l) => l.level)).toEqual([warn]);
+    for (const service of ['ingest', 'delivery'] as const) {
+      const back = lines(service, 'Kafka client working again');
+      expect(back.length).toBeGreaterThan(0);
+      expect(back.every((l) => l.level === info && typeof l.outageSeconds === 'number')).toBe(true);
+    }
+    // The router, started while the broker was away, waited for it instead of exiting.
+    expect(lines('router', 'Kafka brokers do not answer; waiting for them before serving')).toHaveLength(1);
+    expect(lines('router', 'Kafka brokers answer; starting')).toHaveLength(1);
+  });
+
+  it('loses no acknowledged event', () => {
+    expect(run.calls.filter((c) => c.status === 200).length).toBeGreaterThan(0);
+    expect(run.missingAmongAcknowledged).toEqual([]);
+  });
+});
