@@ -4,6 +4,9 @@ import { ConsumerRestarter } from './consumer-restarter';
 import { KafkaClient, KafkaConsumer, KafkaRecord } from './kafka-port';
 import { retryTransient } from './topic-admin';
 
+/** Session of a replica's one-member group: long enough to ride out heartbeats a loaded machine delays. */
+const REPLICA_SESSION_MS = 45_000;
+
 /** Hands over the records of one fetched batch, in offset order. */
 export type ReplicaBatchHandler = (records: readonly KafkaRecord[], partition: number) => void;
 
@@ -43,7 +46,14 @@ export class TopicReplica {
   /** Starts reading; resolves once the records the topic held at start have been handed over. */
   async start(): Promise<void> {
     this.startEnds = await this.ends();
-    const consumer = this.kafka.consumer({ groupId: this.groupId, maxWaitTimeInMs: this.maxWaitTimeInMs });
+    const consumer = this.kafka.consumer({
+      groupId: this.groupId,
+      maxWaitTimeInMs: this.maxWaitTimeInMs,
+      // The group has this one member, so a long session costs no failover; a short one dropped
+      // the member whenever a loaded machine delayed its heartbeats, and nothing was read while
+      // it rejoined (a console write waits for its own replica).
+      sessionTimeout: REPLICA_SESSION_MS,
+    });
     this.consumer = consumer;
     this.restarter = new ConsumerRestarter(
       consumer,
