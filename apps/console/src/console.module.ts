@@ -3,15 +3,17 @@ import type { Logger } from 'pino';
 import { Workspace } from '@switchyard/config';
 import { TopicNames } from '@switchyard/contracts';
 import { KafkaClient } from '@switchyard/kafka';
-import { ApiTokens, serviceProviders } from '@switchyard/service';
+import { AdminRequests, ApiTokens, serviceProviders } from '@switchyard/service';
 import { ObservabilityModule } from '@switchyard/telemetry';
 import { WorkspaceTopic } from '@switchyard/workspace';
+import { AdminRequestsController } from './admin-requests/admin-requests.controller';
+import { ConsoleRequestSender } from './admin-requests/console-request-sender';
 import { ConsoleApiController } from './api/console-api.controller';
 import { ConsoleAuthGuard } from './auth/console-auth.guard';
 import { ConsoleSessions } from './auth/console-sessions';
 import { ConsoleSettings } from './console-settings';
 import { ConsoleViews } from './console-views';
-import { INDEXES, KAFKA_CLIENT, TOPICS } from './console.tokens';
+import { INDEXES, KAFKA_CLIENT, LOGGER, TOPICS } from './console.tokens';
 import { AttemptIndex } from './index/attempt-index';
 import { CallSample } from './index/call-sample';
 import { DeadLetterIndex } from './index/dead-letter-index';
@@ -62,7 +64,12 @@ export class ConsoleModule {
     return {
       module: ConsoleModule,
       imports: [ObservabilityModule],
-      controllers: [ConsoleApiController, WorkspaceApiController, ...WEB_PAGE_CONTROLLERS],
+      controllers: [
+        ConsoleApiController,
+        WorkspaceApiController,
+        AdminRequestsController,
+        ...WEB_PAGE_CONTROLLERS,
+      ],
       providers: [
         { provide: ConsoleSettings, useValue: settings },
         ...serviceProviders('console', settings, logger, workspace),
@@ -93,6 +100,13 @@ export class ConsoleModule {
         },
         ConsoleAuthGuard,
         { provide: DeliveryReplay, useValue: new DeliveryReplay(settings.deliveryUrl, settings.adminToken) },
+        ConsoleRequestSender,
+        {
+          provide: AdminRequests,
+          useFactory: (sender: ConsoleRequestSender, topics: TopicNames, log: Logger) =>
+            new AdminRequests(sender, topics, workspace, log),
+          inject: [ConsoleRequestSender, TOPICS, LOGGER],
+        },
       ],
     };
   }

@@ -14,7 +14,7 @@ export interface TopicNames {
   readonly audiences: string;
   /** Compacted changelog of audience membership, owned by the router. Key `<audienceId>:<userId>`. */
   readonly audienceMembership: string;
-  /** Deletion requests from the admin API. */
+  /** Deletion requests from the management API. */
   readonly deletions: string;
   /** One job per (call, destination), produced by the router. */
   readonly deliveries: string;
@@ -86,8 +86,9 @@ export function topicTable(names: TopicNames, retryTiers: number): TopicRow[] {
   ): TopicRow => ({ name, partitions, retention, owner, readers, otherWriters });
   return [
     row(names.events, 'configured', 'stream', 'ingest', ['router', 'console']),
-    row(names.audiences, 'configured', 'stream', 'ingest', ['router']),
-    row(names.deletions, 'single', 'stream', 'ingest', ['router']),
+    // The management API (console) takes syncs and deletions; ingest's older admin paths too.
+    row(names.audiences, 'configured', 'stream', 'ingest', ['router'], ['console']),
+    row(names.deletions, 'single', 'stream', 'ingest', ['router'], ['console']),
     row(names.eventsDead, 'single', 'deadLetter', 'router'),
     row(names.audienceMembership, 'audiences', 'changelog', 'router'),
     row(names.deliveries, 'configured', 'stream', 'router', ['delivery']),

@@ -3,6 +3,7 @@ export * from './http-exception.filter';
 export * from './nest-logger';
 export * from './request-log';
 export * from './admin-token.guard';
+export * from './admin-requests';
 export * from './request-metrics';
 export * from './api-tokens';
 export * from './service.tokens';

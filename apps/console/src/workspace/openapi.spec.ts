@@ -1,7 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Test } from '@nestjs/testing';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ApiTokens } from '@switchyard/service';
+import { AdminRequests, ApiTokens } from '@switchyard/service';
+import { AdminRequestsController } from '../admin-requests/admin-requests.controller';
 import { ConsoleApiController } from '../api/console-api.controller';
 import { ConsoleAuthGuard } from '../auth/console-auth.guard';
 import { ConsoleViews } from '../console-views';
@@ -18,10 +19,11 @@ describe('the management API document', () => {
   beforeAll(async () => {
     const tokens = ApiTokens.from('a-long-enough-admin-token');
     const module = await Test.createTestingModule({
-      controllers: [WorkspaceApiController, ConsoleApiController],
+      controllers: [WorkspaceApiController, ConsoleApiController, AdminRequestsController],
       providers: [
         { provide: WorkspaceAdmin, useValue: {} },
         { provide: ConsoleViews, useValue: {} },
+        { provide: AdminRequests, useValue: {} },
         { provide: DeliveryReplay, useValue: {} },
         { provide: AuditTrail, useValue: new AuditTrail(1) },
         { provide: ApiTokens, useValue: tokens },
@@ -67,5 +69,26 @@ describe('the management API document', () => {
     );
     expect(Object.keys(schemas.RateLimit.properties)).toEqual(['perSecond', 'burst']);
     expect(Object.keys(schemas.RetryPolicySettings.properties)).toEqual(['windowMs', 'scheduleMs']);
+  });
+
+  it('describes audience syncs and deletions from the classes that validate them', () => {
+    const document = managementApiDocument(app);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/audience-syncs', '/api/v1/deletions']),
+    );
+    const schemas = document.components!.schemas as Record<
+      string,
+      { properties: Record<string, unknown>; required?: string[] }
+    >;
+    expect(Object.keys(schemas.AudienceSyncBody.properties).sort()).toEqual(
+      ['computation', 'delta', 'snapshot', 'syncId'].sort(),
+    );
+    expect(schemas.AudienceSyncBody.required?.sort()).toEqual(['computation', 'syncId']);
+    expect(Object.keys(schemas.Computation.properties).sort()).toEqual(
+      ['class', 'id', 'name', 'sourceId', 'spaceId', 'traitKey'].sort(),
+    );
+    for (const part of ['SnapshotPage', 'Delta', 'Member']) expect(schemas[part]).toBeDefined();
+    expect(Object.keys(schemas.DeletionRequestBody.properties).sort()).toEqual(['sourceIds', 'userIds']);
+    expect(schemas.DeletionRequestBody.required).toEqual(['userIds']);
   });
 });

@@ -1,20 +1,10 @@
-import { Body, Controller, HttpCode, HttpException, Inject, Post, UseGuards } from '@nestjs/common';
-import type { Logger } from 'pino';
-import {
-  AudienceSyncBody,
-  DeletionRequestBody,
-  FieldError,
-  validateAudienceSyncBody,
-  validateDeletionRequestBody,
-} from '@switchyard/contracts';
-import { Workspace } from '@switchyard/config';
-import { LOGGER } from '../ingest.tokens';
-import { AdminTokenGuard } from '@switchyard/service';
+import { Body, Controller, HttpCode, HttpException, Post, UseGuards } from '@nestjs/common';
+import { AudienceSyncBody, DeletionRequestBody, FieldError } from '@switchyard/contracts';
+import { AdminRequests, AdminTokenGuard } from '@switchyard/service';
 import { mayHoldPrototypeKeys } from '../json-body/json-body';
 import { PROTOTYPE_KEY_REASON, prototypeKeyPaths } from '../json-body/prototype-keys';
-import { AdminRequestsService } from './admin-requests.service';
 
-function badRequest(message: string, errors: FieldError[] = []): never {
+function badRequest(message: string, errors: FieldError[]): never {
   throw new HttpException({ success: false, error: 'bad_request', message, errors }, 400);
 }
 
@@ -28,50 +18,30 @@ function prototypeKeyProblems(body: unknown): FieldError[] {
     : [];
 }
 
-/** Admin endpoints: audience and computed-trait syncs from the personalization product, and deletion requests. */
+/**
+ * Audience and computed-trait syncs from the personalization product, and deletion requests, at
+ * their older paths: an alias, for one release, of the management API's (console, `/api/v1`).
+ */
 @Controller('admin/v1')
 @UseGuards(AdminTokenGuard)
 export class AdminController {
-  constructor(
-    private readonly requests: AdminRequestsService,
-    private readonly workspace: Workspace,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  constructor(private readonly requests: AdminRequests) {}
 
   @Post('audience-syncs')
   @HttpCode(200)
   async syncAudience(@Body() body: unknown) {
-    const problems = [...prototypeKeyProblems(body), ...validateAudienceSyncBody(body)];
+    const problems = [...prototypeKeyProblems(body), ...this.requests.audienceSyncProblems(body)];
     if (problems.length > 0) badRequest('invalid audience sync', problems);
-    const sync = body as AudienceSyncBody;
-    if (!this.workspace.source(sync.computation.sourceId))
-      badRequest(`unknown source "${sync.computation.sourceId}"`);
-    await this.stored(() => this.requests.acceptAudienceSync(sync));
+    await this.requests.acceptAudienceSync(body as AudienceSyncBody);
     return { success: true };
   }
 
   @Post('deletions')
   @HttpCode(200)
   async requestDeletion(@Body() body: unknown) {
-    const problems = [...prototypeKeyProblems(body), ...validateDeletionRequestBody(body)];
+    const problems = [...prototypeKeyProblems(body), ...this.requests.deletionProblems(body)];
     if (problems.length > 0) badRequest('invalid deletion request', problems);
-    const request = body as DeletionRequestBody;
-    const unknown = (request.sourceIds ?? []).filter((id) => !this.workspace.source(id));
-    if (unknown.length > 0) badRequest(`unknown sources: ${unknown.join(', ')}`);
-    const { requestId } = await this.stored(() => this.requests.requestDeletion(request));
+    const { requestId } = await this.requests.requestDeletion(body as DeletionRequestBody);
     return { success: true, requestId };
-  }
-
-  /** A 200 means the broker has it; a Kafka failure is a 503 the caller can retry. */
-  private async stored<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      this.logger.error({ err: error }, 'Kafka did not acknowledge the admin request');
-      throw new HttpException(
-        { success: false, error: 'unavailable', message: 'the request could not be stored; retry later' },
-        503,
-      );
-    }
   }
 }

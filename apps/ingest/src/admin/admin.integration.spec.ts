@@ -87,7 +87,9 @@ describe('ingest admin endpoints: audience syncs and deletions (real broker)', (
       delta: { added: [], removed: [] },
     });
     expect(res.status).toBe(400);
-    expect((await answer(res)).message).toContain('unknown source "nope"');
+    expect((await answer(res)).errors).toEqual([
+      { field: 'computation.sourceId', reason: 'unknown source "nope"' },
+    ]);
     const both = await post('/admin/v1/audience-syncs', {
       syncId: 's',
       computation,
@@ -119,6 +121,10 @@ describe('ingest admin endpoints: audience syncs and deletions (real broker)', (
       requestedAt: expect.any(String),
     });
     expect((await post('/admin/v1/deletions', { userIds: [] })).status).toBe(400);
-    expect((await post('/admin/v1/deletions', { userIds: ['u'], sourceIds: ['nope'] })).status).toBe(400);
+    const unknown = await post('/admin/v1/deletions', { userIds: ['u'], sourceIds: ['src-1', 'nope'] });
+    expect([unknown.status, (await answer(unknown)).errors]).toEqual([
+      400,
+      [{ field: 'sourceIds', reason: 'unknown sources: nope' }],
+    ]);
   });
 });

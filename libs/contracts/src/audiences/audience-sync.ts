@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -31,20 +32,32 @@ export const MAX_MEMBERS_PER_PAGE = 10_000;
 /** Ids are used in record keys (`<computationId>:<userId>`), so they may not hold a colon. */
 const COMPUTATION_ID = /^[A-Za-z0-9_.-]{1,128}$/;
 
+const SYNC_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
 /** What the snake_case rule can produce, accents and other scripts included. */
 const TRAIT_KEY = /^[\p{L}\p{M}\p{N}_]{1,200}$/u;
 
 export class Computation {
+  @ApiProperty({ enum: COMPUTATION_CLASSES })
   @IsIn(COMPUTATION_CLASSES as unknown as string[], {
     message: `computation.class must be one of: ${COMPUTATION_CLASSES.join(', ')}`,
   })
   class!: ComputationClass;
 
+  @ApiProperty({
+    pattern: COMPUTATION_ID.source,
+    description: 'The audience or computed trait; the record key.',
+  })
   @IsString()
   @Matches(COMPUTATION_ID, { message: 'id may hold letters, digits, dot, dash and underscore (1-128)' })
   id!: string;
 
   /** Human name; its snake_case form is the trait key the receivers see. */
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Its snake_case form is the trait key receivers see.',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
@@ -54,6 +67,10 @@ export class Computation {
    * The trait key to send instead of the name's snake_case form: for receivers that rely on a key
    * an earlier version made (`i_os_14_users` for "iOS 14 Users"). Used exactly as given.
    */
+  @ApiPropertyOptional({
+    pattern: TRAIT_KEY.source,
+    description: "The trait key to send instead of the name's snake_case form, used exactly as given.",
+  })
   @IsOptional()
   @IsString()
   @Matches(TRAIT_KEY, { message: 'computation.traitKey may hold letters, digits and underscores (1-200)' })
@@ -61,12 +78,22 @@ export class Computation {
   traitKey?: string;
 
   /** The personalization space (`context.personas.space_id`). */
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 128,
+    description: 'The personalization space (context.personas.space_id).',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
   spaceId!: string;
 
   /** The source whose destinations receive the resulting identify calls. */
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 128,
+    description: 'A source of the workspace: its destinations receive the resulting identify calls.',
+  })
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
@@ -75,25 +102,36 @@ export class Computation {
 
 /** One user: audiences need only the id; computed traits carry the trait's value (any JSON but null). */
 export class Member {
+  @ApiProperty({ minLength: 1, maxLength: 512 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(512)
   userId!: string;
 
+  @ApiPropertyOptional({
+    description: "A computed trait's value: any JSON but null. Audiences leave it out.",
+  })
   @IsOptional()
   value?: unknown;
 }
 
 export class SnapshotPage {
   /** 1-based; a sync's pages are sent in order, one at a time. */
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    description: '1-based; pages are sent in order, one at a time.',
+  })
   @IsInt()
   @Min(1)
   page!: number;
 
   /** True on the last page: members not in any page of this sync then leave. */
+  @ApiProperty({ description: 'True on the last page: members not in any page of this sync then leave.' })
   @IsBoolean()
   final!: boolean;
 
+  @ApiProperty({ type: () => [Member], maxItems: MAX_MEMBERS_PER_PAGE })
   @IsArray()
   @ArrayMaxSize(MAX_MEMBERS_PER_PAGE)
   @ValidateNested({ each: true })
@@ -102,12 +140,14 @@ export class SnapshotPage {
 }
 
 export class Delta {
+  @ApiProperty({ type: () => [Member], maxItems: MAX_MEMBERS_PER_PAGE })
   @IsArray()
   @ArrayMaxSize(MAX_MEMBERS_PER_PAGE)
   @ValidateNested({ each: true })
   @Type(() => Member)
   added!: Member[];
 
+  @ApiProperty({ type: [String], maxItems: MAX_MEMBERS_PER_PAGE, description: 'User ids that leave.' })
   @IsArray()
   @ArrayMaxSize(MAX_MEMBERS_PER_PAGE)
   @IsString({ each: true })
@@ -116,27 +156,34 @@ export class Delta {
 }
 
 /**
- * What the personalization product sends (body of the admin endpoint): either one page of a
+ * What the personalization product sends (body of the audience-sync endpoint): either one page of a
  * full snapshot or explicit added/removed lists. All pages of a snapshot share one `syncId`.
  */
 export class AudienceSyncBody {
+  @ApiProperty({ pattern: SYNC_ID.source, description: 'Shared by every page of one snapshot.' })
   @IsString()
-  @Matches(/^[A-Za-z0-9_.:-]{1,128}$/, {
+  @Matches(SYNC_ID, {
     message: 'syncId may hold letters, digits, dot, colon, dash and underscore (1-128)',
   })
   syncId!: string;
 
+  @ApiProperty({ type: () => Computation })
   @IsDefined()
   @ValidateNested()
   @Type(() => Computation)
   computation!: Computation;
 
+  @ApiPropertyOptional({
+    type: () => SnapshotPage,
+    description: 'One page of a full snapshot; or else `delta`.',
+  })
   @ValidateIf((o: AudienceSyncBody) => o.delta === undefined)
   @IsDefined({ message: 'exactly one of snapshot or delta is required' })
   @ValidateNested()
   @Type(() => SnapshotPage)
   snapshot?: SnapshotPage;
 
+  @ApiPropertyOptional({ type: () => Delta, description: 'Explicit changes; or else `snapshot`.' })
   @ValidateIf((o: AudienceSyncBody) => o.snapshot === undefined)
   @IsDefined({ message: 'exactly one of snapshot or delta is required' })
   @ValidateNested()

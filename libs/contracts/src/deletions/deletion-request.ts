@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -16,8 +17,9 @@ import { normaliseTimestamp } from '../calls/timestamp';
 /** Most user ids one deletion request may name; larger erasures are split by the caller. */
 export const MAX_DELETION_USER_IDS = 10_000;
 
-/** What an operator sends to request a deletion (body of the admin endpoint). */
+/** What an operator sends to request a deletion (body of the deletion endpoint). */
 export class DeletionRequestBody {
+  @ApiProperty({ type: [String], minItems: 1, maxItems: MAX_DELETION_USER_IDS })
   @IsArray()
   @ArrayMinSize(1, { message: 'userIds must name at least one user' })
   @ArrayMaxSize(MAX_DELETION_USER_IDS, {
@@ -29,6 +31,11 @@ export class DeletionRequestBody {
   userIds!: string[];
 
   /** Limits the request to these sources; absent means every source. */
+  @ApiPropertyOptional({
+    type: [String],
+    minItems: 1,
+    description: 'Sources of the workspace to limit the request to; absent: every source.',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1, { message: 'sourceIds, when given, must name at least one source' })

@@ -1,0 +1,62 @@
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import {
+  BatchingProducer,
+  DEFAULT_BATCHING,
+  KafkaClient,
+  KafkaProducer,
+  OutgoingRecord,
+} from '@switchyard/kafka';
+import type { AcknowledgedSender } from '@switchyard/service';
+import { KAFKA_CLIENT, LOGGER } from '../console.tokens';
+
+/**
+ * The producer of the management API's audience syncs and deletion requests. It connects at the
+ * first request, so a console that never takes one holds no producer, and a broker away at
+ * start-up delays nothing but that request.
+ */
+@Injectable()
+export class ConsoleRequestSender implements AcknowledgedSender, BeforeApplicationShutdown {
+  private connecting: Promise<{ producer: KafkaProducer; batching: BatchingProducer }> | undefined;
+
+  constructor(
+    @Inject(KAFKA_CLIENT) private readonly kafka: KafkaClient,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async send(records: OutgoingRecord[]): Promise<void> {
+    const { batching } = await this.connected();
+    await batching.send(records);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    const connected = await this.connecting?.catch(() => undefined);
+    await connected?.batching.drain();
+    await connected?.producer.disconnect();
+  }
+
+  private connected() {
+    this.connecting ??= this.connect().catch((error: unknown) => {
+      this.connecting = undefined;
+      throw error;
+    });
+    return this.connecting;
+  }
+
+  private async connect() {
+    const producer = this.kafka.producer();
+    try {
+      await producer.connect();
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
+    // Requests come one by one from people and scripts: nothing to wait for company for.
+    const options = { ...DEFAULT_BATCHING, lingerMs: 0 };
+    const batching = new BatchingProducer(producer, options, {
+      name: 'console-producer',
+      logger: this.logger,
+    });
+    return { producer, batching };
+  }
+}
