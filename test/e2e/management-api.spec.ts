@@ -530,6 +530,49 @@ describe('the management API on a workspace topic', () => {
     expect(replay.status).toBe(403);
   });
 
+  it('takes audience syncs and deletions of known sources from admins, onto the topics the router reads', async () => {
+    const names = topicNames(env.TOPIC_NAMESPACE);
+    const reader = await TopicReader.start([names.audiences, names.deletions]);
+    try {
+      const computation = {
+        class: 'audience',
+        id: 'aud_api',
+        name: 'Buyers',
+        spaceId: 'spa_1',
+        sourceId: 'web',
+      };
+      const sync = { syncId: 'api-1', computation, delta: { added: [{ userId: 'u1' }], removed: [] } };
+      const synced = await api.request('POST', '/audience-syncs', { body: sync });
+      expect([synced.status, synced.body]).toEqual([200, { success: true }]);
+      const deleted = await api.request('POST', '/deletions', {
+        body: { userIds: ['u1'], sourceIds: ['web'] },
+      });
+      expect(deleted.status).toBe(200);
+      const [audience] = await reader.waitFor(1, (r) => r.topic === names.audiences);
+      expect([audience.key, audience.value]).toEqual([
+        'aud_api',
+        { ...sync, receivedAt: expect.any(String) },
+      ]);
+      const [deletion] = await reader.waitFor(1, (r) => r.topic === names.deletions);
+      expect(deletion.key).toBe(deleted.body.requestId);
+
+      const unknown = await api.request('POST', '/audience-syncs', {
+        body: { ...sync, computation: { ...computation, sourceId: 'nowhere' } },
+      });
+      expect([unknown.status, problemsOf(unknown)]).toEqual([
+        400,
+        ['computation.sourceId: unknown source "nowhere"'],
+      ]);
+      const viewer = await api.request('POST', '/deletions', {
+        token: VIEWER_TOKEN,
+        body: { userIds: ['u2'] },
+      });
+      expect(viewer.status).toBe(403);
+    } finally {
+      await reader.stop();
+    }
+  });
+
   it('exercises every operation of its OpenAPI document', () => {
     expect(Object.keys(document.paths).length).toBeGreaterThan(0);
     expect(api.notCalled(document)).toEqual([]);
