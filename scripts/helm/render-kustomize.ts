@@ -7,6 +7,20 @@ const CHART = join(ROOT, 'deploy', 'helm', 'switchyard');
 export const KUSTOMIZE_VALUES = join(ROOT, 'deploy', 'helm', 'kustomize-base.values.yaml');
 const K8S = join(ROOT, 'deploy', 'kubernetes');
 const KEDA = ['router', 'delivery'].flatMap((s) => ['--set', `${s}.autoscaling.kind=keda`]);
+/**
+ * The workspace overlays' placeholder for WORKSPACE_ENCRYPTION_KEYS: in the format the services
+ * check (an id, then 32 bytes in base64), and saying what to put there instead.
+ */
+export const PLACEHOLDER_ENCRYPTION_KEYS = `k1:${Buffer.from('replace-me-with-openssl-rand-32b').toString('base64')}`;
+/** The chart in topic mode, as the workspace overlays patch the base into. */
+export const TOPIC_MODE = [
+  '--set',
+  'workspace.mode=topic',
+  '--set',
+  `workspace.encryptionKeys.value=${PLACEHOLDER_ENCRYPTION_KEYS}`,
+];
+/** Topic mode with the Job that applies the workspace file through the management API. */
+export const APPLY_JOB_MODE = [...TOPIC_MODE, '--set', 'workspace.applyJob.enabled=true'];
 
 const header = (
   templates: string,
@@ -16,7 +30,8 @@ const header = (
 # (test/deploy/helm.spec.ts fails when this file differs from the render).
 `;
 
-function render(helm: string, extra: string[]): string {
+/** Renders the chart with the kustomize values and `extra` arguments. */
+export function render(helm: string, extra: string[]): string {
   const args = [
     'template',
     'switchyard',
@@ -30,7 +45,19 @@ function render(helm: string, extra: string[]): string {
   return execFileSync(helm, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
 }
 
-/** The kustomize files rendered from the chart, by path: the base, and the KEDA overlay's ScaledObjects and credentials. */
+/** The one document of a render that holds `kind` named `name` (helm's --show-only takes whole templates). */
+function documentOf(rendered: string, kind: string, name: string): string {
+  const documents = rendered
+    .split(/^---\n/m)
+    .filter((d) => d.includes(`kind: ${kind}\n`) && d.includes(`  name: ${name}\n`));
+  if (documents.length !== 1) throw new Error(`the render holds ${documents.length} ${kind} named ${name}`);
+  return `---\n${documents[0]}`;
+}
+
+/**
+ * The kustomize files rendered from the chart, by path: the base, the KEDA overlay's
+ * ScaledObjects and credentials, and the workspace overlays' keys Secret and apply Job.
+ */
 export function renderedKustomizeFiles(helm: string): Record<string, string> {
   const only = (template: string) => ['--show-only', `templates/${template}`];
   return {
@@ -41,5 +68,15 @@ export function renderedKustomizeFiles(helm: string): Record<string, string> {
     [join(K8S, 'overlays', 'keda', 'triggerauthentication.yaml')]:
       header('keda-triggerauthentication.yaml, router and delivery on KEDA') +
       render(helm, [...KEDA, ...only('keda-triggerauthentication.yaml')]),
+    [join(K8S, 'overlays', 'workspace-topic', 'workspace-keys.yaml')]:
+      header('secrets.yaml, its workspace-keys Secret, in topic mode') +
+      documentOf(
+        render(helm, [...TOPIC_MODE, ...only('secrets.yaml')]),
+        'Secret',
+        'switchyard-workspace-keys',
+      ),
+    [join(K8S, 'overlays', 'workspace-apply-job', 'workspace-apply-job.yaml')]:
+      header('jobs.yaml, with workspace.applyJob.enabled') +
+      render(helm, [...APPLY_JOB_MODE, ...only('jobs.yaml')]),
   };
 }

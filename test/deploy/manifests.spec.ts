@@ -27,8 +27,10 @@ import { deliverySettingsFromEnv } from '../../apps/delivery/src/delivery-settin
 import { ingestSettingsFromEnv } from '../../apps/ingest/src/ingest-settings';
 import { routerGroupId, routerSettingsFromEnv } from '../../apps/router/src/router-settings';
 import { SERVICE_HEAP_FLAGS, SERVICE_MALLOC_ENV } from '../../bench/bench-kit';
+import { APPLY_JOB_MODE, render, TOPIC_MODE } from '../../scripts/helm/render-kustomize';
 import {
   CUSTOM_RESOURCE_API_VERSIONS,
+  helmPath,
   K8S_VERSIONS,
   kustomizePath,
   ROOT,
@@ -156,6 +158,37 @@ function parseYamlFile(file: string): unknown[] {
     const value = doc.toJS() as unknown;
     return value === null || value === undefined ? [] : [value];
   });
+}
+
+/**
+ * Objects by kind and name, as a kustomize build and a helm render can both be compared: without
+ * the Namespace (the base's own), the chart's checksum and hook annotations (Helm's alone), and
+ * with each container's environment in name order (a patch appends what the chart interleaves).
+ */
+function comparable(objects: K8sObject[]): Record<string, K8sObject> {
+  const normalised = (object: K8sObject): K8sObject => {
+    const copy = clone(object);
+    const walk = (value: unknown): void => {
+      if (typeof value !== 'object' || value === null) return;
+      const record = value as Record<string, unknown>;
+      const annotations = record.annotations as Record<string, string> | undefined;
+      if (annotations) {
+        for (const key of Object.keys(annotations))
+          if (/^(checksum|helm\.sh)\//.test(key)) delete annotations[key];
+        if (Object.keys(annotations).length === 0) delete record.annotations;
+      }
+      if (Array.isArray(record.env))
+        record.env = [...(record.env as EnvVar[])].sort((a, b) => a.name.localeCompare(b.name));
+      Object.values(record).forEach(walk);
+    };
+    walk(copy);
+    return copy;
+  };
+  return Object.fromEntries(
+    objects
+      .filter((o) => o && o.kind !== 'Namespace')
+      .map((o) => [`${o.kind}/${o.metadata.name}`, normalised(o)]),
+  );
 }
 
 function loadManifests(files: string[]): Manifest[] {
@@ -379,13 +412,21 @@ function deploymentProblems(manifests: Manifest[]): string[] {
       if (sc.allowPrivilegeEscalation !== false)
         problems.push(`${where}: allowPrivilegeEscalation is not false`);
       if (!sc.capabilities?.drop?.includes('ALL')) problems.push(`${where}: capabilities are not dropped`);
-      // Workspace file: mounted from a volume as a directory (subPath mounts never see updates).
-      const workspacePath = env.WORKSPACE_CONFIG;
+      // Workspace file (WORKSPACE_CONFIG in file mode, the console's seed in topic mode): mounted
+      // from a volume as a directory (subPath mounts never see updates).
+      const workspacePath = env.WORKSPACE_CONFIG ?? env.WORKSPACE_SEED_FILE;
       const mount = container.volumeMounts?.find(
         (m) => workspacePath && posix.dirname(workspacePath) === m.mountPath,
       );
-      if (!workspacePath || !mount)
-        problems.push(`${where}: no volume mounted at the directory of WORKSPACE_CONFIG (${workspacePath})`);
+      if (!workspacePath) {
+        if (!env.WORKSPACE_ENCRYPTION_KEYS)
+          problems.push(
+            `${where}: no WORKSPACE_CONFIG, and in topic mode no WORKSPACE_ENCRYPTION_KEYS to open the topic's secrets`,
+          );
+      } else if (!mount)
+        problems.push(
+          `${where}: no volume mounted at the directory of the workspace file (${workspacePath})`,
+        );
       else {
         if (mount.subPath)
           problems.push(
@@ -964,6 +1005,8 @@ describe('deployment files (offline)', () => {
   describe('kustomize', () => {
     const BASE = join(K8S_DIR, 'base');
     const KEDA = join(K8S_DIR, 'overlays/keda');
+    const WORKSPACE_TOPIC = join(K8S_DIR, 'overlays/workspace-topic');
+    const APPLY_JOB = join(K8S_DIR, 'overlays/workspace-apply-job');
     const readKustomization = (dir: string) =>
       parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as {
         resources: string[];
@@ -999,7 +1042,7 @@ describe('deployment files (offline)', () => {
 
     describe('rendered with kustomize build', () => {
       let workDir: string;
-      let rendered: { base: Manifest[]; keda: Manifest[] };
+      let rendered: Record<'base' | 'keda' | 'topic' | 'applyJob', Manifest[]>;
       let schema: SchemaResult[];
 
       beforeAll(() => {
@@ -1013,16 +1056,60 @@ describe('deployment files (offline)', () => {
           );
           return out;
         };
-        const files = { base: build(K8S_DIR, 'base'), keda: build(KEDA, 'keda') };
-        rendered = { base: loadManifests([files.base]), keda: loadManifests([files.keda]) };
-        schema = validateWithSchemas([files.base, files.keda]).results;
+        const files = {
+          base: build(K8S_DIR, 'base'),
+          keda: build(KEDA, 'keda'),
+          topic: build(WORKSPACE_TOPIC, 'workspace-topic'),
+          applyJob: build(APPLY_JOB, 'workspace-apply-job'),
+        };
+        rendered = {
+          base: loadManifests([files.base]),
+          keda: loadManifests([files.keda]),
+          topic: loadManifests([files.topic]),
+          applyJob: loadManifests([files.applyJob]),
+        };
+        schema = validateWithSchemas(Object.values(files)).results;
       }, 600_000);
       afterAll(() => workDir && rmSync(workDir, { recursive: true, force: true }));
 
-      it('both builds pass the schemas and the semantic checks', () => {
+      it('every build passes the schemas and the semantic checks', () => {
         expect(schemaFailures(schema)).toEqual([]);
-        expect(allSemanticProblems(rendered.base)).toEqual([]);
-        expect(allSemanticProblems(rendered.keda)).toEqual([]);
+        for (const [build, objects] of Object.entries(rendered))
+          expect({ build, problems: allSemanticProblems(objects) }).toEqual({ build, problems: [] });
+      });
+
+      it('the workspace overlays build what the chart renders in topic mode, without and with the apply Job', () => {
+        const helm = helmPath();
+        const chart = (args: string[]) =>
+          comparable(parseAllDocuments(render(helm, args)).map((d) => d.toJS() as K8sObject));
+        expect(comparable(rendered.topic.map((m) => m.object))).toEqual(chart(TOPIC_MODE));
+        expect(comparable(rendered.applyJob.map((m) => m.object))).toEqual(chart(APPLY_JOB_MODE));
+      });
+
+      it('the workspace overlays mount the file only where it is read, and apply it with the admin token', () => {
+        const mounts = (objects: Manifest[]) =>
+          objects
+            .filter((m) => ['Deployment', 'Job'].includes(m.object.kind))
+            .filter((m) =>
+              (m.object.spec as Pick<DeploymentSpec, 'template'>).template.spec.volumes?.some(
+                (v) => v.name === 'workspace',
+              ),
+            )
+            .map((m) => m.object.metadata.name);
+        expect(mounts(rendered.base)).toHaveLength(4);
+        expect(mounts(rendered.topic)).toEqual(['switchyard-console']);
+        expect(mounts(rendered.applyJob).sort()).toEqual([
+          'switchyard-console',
+          'switchyard-workspace-apply',
+        ]);
+        const job = byKind(rendered.applyJob, 'Job')[0].object;
+        expect(job.metadata.annotations).toBeUndefined();
+        const container = (job.spec as Pick<DeploymentSpec, 'template'>).template.spec.containers[0];
+        expect(container.command?.slice(-3)).toEqual(['apply', '-f', '/etc/switchyard/workspace.yaml']);
+        expect(container.env).toContainEqual({
+          name: 'SWITCHYARD_TOKEN',
+          valueFrom: { secretKeyRef: { name: 'switchyard-admin', key: 'ADMIN_TOKEN' } },
+        });
       });
 
       it('the base renders every object into the namespace with the released image', () => {
