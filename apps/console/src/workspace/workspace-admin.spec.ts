@@ -13,6 +13,8 @@ class AppliedLog implements WorkspaceLog {
   readonly written: WorkspaceChange[] = [];
   failing = false;
   unreadable = false;
+  /** Reading never reaches the end (a consumer that cannot fetch). */
+  stalled = false;
   constructor(private readonly state: WorkspaceState) {}
   async append(change: WorkspaceChange) {
     if (this.failing) throw new Error('broker unreachable');
@@ -21,6 +23,7 @@ class AppliedLog implements WorkspaceLog {
   }
   async caughtUp() {
     if (this.unreadable) throw new Error('broker unreachable');
+    if (this.stalled) await new Promise<never>(() => undefined);
   }
   get audit(): WorkspaceAuditRecord[] {
     return this.written.map((c) => c.audit);
@@ -148,6 +151,21 @@ describe('WorkspaceAdmin', () => {
     );
     expect(log.written.length).toBe(1);
     expect(state.source('web')!.resource.name).toBe('Website');
+  });
+
+  it('answers 503 naming the wait when its copy of the topic does not reach the end, and takes the next write', async () => {
+    const state = new WorkspaceState(cipher);
+    const log = new AppliedLog(state);
+    const api = new WorkspaceAdmin(state, log, cipher, () => new Date(), 20);
+    log.stalled = true;
+    const [status, body] = await statusOf(api.createSource({ id: 'web', name: 'Website' }, admin));
+    expect(status).toBe(503);
+    expect(body).toMatchObject({
+      message: expect.stringMatching(/could not be read to its end within 20 ms/),
+    });
+    expect(log.written).toEqual([]);
+    log.stalled = false;
+    expect((await statusOf(api.createSource({ id: 'web', name: 'Website' }, admin)))[0]).toBe(200);
   });
 
   it('rotates a write key: both keys are accepted until the old one is retired', async () => {

@@ -48,6 +48,13 @@ export interface ResourceView {
   resource: Plain;
 }
 
+/**
+ * How long a write waits for this console's copy of the topic to reach the topic's end before it
+ * answers 503. Nothing is written by then, so the caller can safely try again; without a bound a
+ * copy that cannot read (its consumer rejoining its group, a broker away) holds every write.
+ */
+export const READ_TO_END_TIMEOUT_MS = 30_000;
+
 /** Generated write keys hold 192 random bits. */
 export const generateWriteKey = (): string => `sk_${randomBytes(24).toString('base64url')}`;
 
@@ -66,6 +73,7 @@ export class WorkspaceAdmin {
     private readonly log: WorkspaceLog,
     private readonly cipher: SecretCipher | undefined,
     private readonly now: () => Date = () => new Date(),
+    private readonly readToEndTimeoutMs = READ_TO_END_TIMEOUT_MS,
   ) {}
 
   listSources(holder: TokenHolder): ResourceView[] {
@@ -193,10 +201,19 @@ export class WorkspaceAdmin {
 
   /** A write is checked against the whole topic: one that cannot be read to its end cannot be written either. */
   private async readToEnd(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`it could not be read to its end within ${this.readToEndTimeoutMs} ms`)),
+        this.readToEndTimeoutMs,
+      );
+    });
     try {
-      await this.log.caughtUp();
+      await Promise.race([this.log.caughtUp(), late]);
     } catch (error) {
       throw unavailable((error as Error).message);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
