@@ -18,7 +18,6 @@
  * rules (bench/destination-variants.ts), to compare with the plain `segment` destination.
  */
 import { cpus } from 'node:os';
-import { OtlpReceiver } from '../test/support/otlp-receiver';
 import {
   cpuSeconds,
   fmt,
@@ -32,6 +31,9 @@ import {
 import { DestinationVariant, destinationVariantArg } from './destination-variants';
 import { collectBreakdown, printBreakdown, tracingEnv } from './latency-breakdown';
 import { BenchPipeline, measureThroughput, openLoop, Receipt, startBenchPipeline } from './pipeline-kit';
+import { TraceCollector } from './trace-collector';
+
+if (process.argv.includes('--rate')) throw new Error('--rate is now --rates (a comma-separated list)');
 
 const PHASES = ['throughput', 'latency', 'breakdown'] as const;
 type Phase = (typeof PHASES)[number];
@@ -131,7 +133,7 @@ async function untracedPhases(): Promise<Map<number, Receipt[]>> {
 }
 
 async function breakdownPhase(untraced: Map<number, Receipt[]>): Promise<void> {
-  const collector = await OtlpReceiver.start();
+  const collector = await TraceCollector.start();
   const pipeline = await startBenchPipeline({
     partitions,
     deliveryReplicas,
@@ -141,7 +143,7 @@ async function breakdownPhase(untraced: Map<number, Receipt[]>): Promise<void> {
   try {
     await openLoop(pipeline, WARM_UP.rate, WARM_UP.seconds, eventBytes);
     for (const rate of breakdownRates) {
-      collector.spans.splice(0);
+      await collector.take();
       const { receipts } = await openLoop(pipeline, rate, latencySeconds, eventBytes);
       const breakdown = await collectBreakdown(collector, receipts);
       console.log(`breakdown at ${fmt(rate)} events/s, services tracing every event:`);

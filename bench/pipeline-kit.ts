@@ -23,7 +23,10 @@ export interface Receipt {
   sentAtMs: number;
   /** From the moment the bench made the event to its arrival at the receiver, in whole milliseconds. */
   latencyMs: number;
-  /** When the receiver had the whole request, in milliseconds since the epoch (sub-millisecond). */
+  /**
+   * When the receiver had the whole request, in whole milliseconds since the epoch: the clock, and
+   * the rounding, the services' span start times have, so a hop between the two is not biased.
+   */
   receivedAtMs: number;
   /** The span id the request's `traceparent` names (delivery's request span), when tracing is on. */
   requestSpanId?: string;
@@ -119,12 +122,12 @@ async function startReceiver() {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const receivedAtMs = performance.timeOrigin + performance.now();
+      const receivedAtMs = Date.now();
       const traceparent = req.headers.traceparent;
       const sentAt = sentAtMs(Buffer.concat(chunks).toString('latin1'));
       receipts.push({
         sentAtMs: sentAt,
-        latencyMs: Date.now() - sentAt,
+        latencyMs: receivedAtMs - sentAt,
         receivedAtMs,
         // version-traceId-spanId-flags: the span id is the parent of whatever the receiver would do.
         requestSpanId: typeof traceparent === 'string' ? traceparent.slice(36, 52) : undefined,
