@@ -1,16 +1,23 @@
 /**
  * End to end: ingest → router → delivery → a local webhook receiver, every service its own
- * (compiled) process, the broker on the same machine. Two phases:
- *  1. throughput: send as fast as delivery keeps up for `--seconds`; events/s received;
- *  2. latency: an open-loop `--rate` events/s (default 1,000) for `--seconds`; p50/p99 from the
- *     moment ingest was called to receipt at the webhook.
- * Prints CPU and peak RSS per service.
+ * (compiled) process, the broker on the same machine. Three phases:
+ *  1. throughput: send as fast as delivery keeps up for `--seconds`; events/s received, and the
+ *     CPU and peak RSS of each process;
+ *  2. latency: an open loop at each of `--rates` events/s for `--latency-seconds`; p50/p99 from
+ *     the moment the bench made an event to its receipt at the webhook;
+ *  3. breakdown: a second pipeline, its services tracing to a collector in the bench, at each of
+ *     `--breakdown-rates`: p50/p99 of every hop of an event's way (bench/latency-breakdown.ts),
+ *     and its end-to-end latency beside the untraced pipeline's at the same rate (what the
+ *     measuring costs). Rates the latency phase did not run are measured untraced too.
  *
- *   npm run bench:e2e -- [--seconds 10] [--rate 1000] [--partitions 6] [--bytes 500] [--delivery-replicas 1]
+ *   npm run bench:e2e -- [--seconds 10] [--latency-seconds <seconds>] [--rates 50,500,1000]
+ *     [--breakdown-rates 50,500] [--phases throughput,latency,breakdown] [--partitions 6]
+ *     [--bytes 500] [--delivery-replicas 1] [--destination-variant segment|filtered-standard]
  * --delivery-replicas runs that many delivery processes in one consumer group, as delivery pods would.
+ * --destination-variant filtered-standard delivers with Standard Webhooks signing and two filter
+ * rules (bench/destination-variants.ts), to compare with the plain `segment` destination.
  */
 import { cpus } from 'node:os';
-import { benchEvent, measureThroughput, startBenchPipeline, waitUntil } from './pipeline-kit';
 import {
   cpuSeconds,
   fmt,
@@ -19,62 +26,75 @@ import {
   numberArg,
   peakRssMb,
   percentile,
+  stringArg,
 } from './bench-kit';
+import { DestinationVariant, destinationVariantArg } from './destination-variants';
+import { collectBreakdown, printBreakdown, tracingEnv } from './latency-breakdown';
+import { BenchPipeline, measureThroughput, openLoop, Receipt, startBenchPipeline } from './pipeline-kit';
+import { TraceCollector } from './trace-collector';
+
+if (process.argv.includes('--rate')) throw new Error('--rate is now --rates (a comma-separated list)');
+
+const PHASES = ['throughput', 'latency', 'breakdown'] as const;
+type Phase = (typeof PHASES)[number];
 
 const seconds = numberArg('seconds', 10);
-const rate = numberArg('rate', 1000);
+const latencySeconds = numberArg('latency-seconds', seconds);
+const rates = numberListArg('rates', '50,500,1000');
+const breakdownRates = numberListArg('breakdown-rates', '50,500');
+const phases = phasesArg(stringArg('phases', PHASES.join(',')));
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
 const deliveryReplicas = numberArg('delivery-replicas', 1);
-const event = (i: number) => benchEvent(i, eventBytes);
+const destination: DestinationVariant = destinationVariantArg(stringArg('destination-variant', 'segment'));
 
-async function main() {
-  const pipeline = await startBenchPipeline({ partitions, deliveryReplicas });
-  const { procs, receipts, send } = pipeline;
-  try {
-    const cpu0 = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuSeconds(p.child.pid)]));
-    const brokerPid = localBrokerPid();
-    const brokerCpu0 = cpuSeconds(brokerPid);
-    const benchCpu0 = process.cpuUsage();
-    const { events: delivered, elapsed } = await measureThroughput(pipeline, seconds, eventBytes);
-    const throughput = delivered / elapsed;
-    const cpu = Object.fromEntries(
-      Object.entries(procs).map(([k, p]) => [k, (cpuSeconds(p.child.pid) - cpu0[k]) / elapsed]),
-    );
-    const brokerCpu = (cpuSeconds(brokerPid) - brokerCpu0) / elapsed;
-    const benchCpu = process.cpuUsage(benchCpu0);
+/** A warm-up before open-loop phases that no throughput phase preceded: JIT, connections, fetch sessions. */
+const WARM_UP = { rate: 500, seconds: 2 };
 
-    // Latency at a fixed open-loop rate, in batches of 10 every 10 ms.
-    let i = delivered;
-    const before = receipts.length;
-    const perTick = Math.max(1, Math.round(rate / 100));
-    const ticks = seconds * 100;
-    let sent = 0;
-    const start = Date.now();
-    const pending: Promise<void>[] = [];
-    for (let t = 0; t < ticks; t++) {
-      const due = start + t * 10;
-      const wait = due - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      pending.push(send(Array.from({ length: perTick }, () => event(i++))));
-      sent += perTick;
-    }
-    await Promise.all(pending);
-    await waitUntil(() => receipts.length - before >= sent, 60_000);
-    const latencies = receipts
-      .slice(before)
-      .map((r) => r.latencyMs)
-      .sort((a, b) => a - b);
+function numberListArg(name: string, fallback: string): number[] {
+  const values = stringArg(name, fallback).split(',').map(Number);
+  if (values.some((v) => !(v > 0))) throw new Error(`--${name} must list rates above 0, e.g. ${fallback}`);
+  return values;
+}
 
-    console.log(
-      `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`,
-    );
-    console.log(
-      `throughput: ${fmt(throughput)} events/s delivered to the webhook (${fmt(delivered)} events in ${fmt(elapsed, 1)} s)`,
-    );
-    console.log(
-      `latency at ${fmt(rate)} events/s: p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms (${fmt(latencies.length)} of ${fmt(sent)} received)`,
-    );
+function phasesArg(value: string): Set<Phase> {
+  const named = value.split(',');
+  const unknown = named.filter((p) => !(PHASES as readonly string[]).includes(p));
+  if (unknown.length > 0)
+    throw new Error(`--phases takes ${PHASES.join(', ')} (got "${unknown.join(', ')}")`);
+  return new Set(named as Phase[]);
+}
+
+function latencyLine(rate: number, received: readonly Receipt[], sent: number): string {
+  const latencies = received.map((r) => r.latencyMs).sort((a, b) => a - b);
+  return `latency at ${fmt(rate)} events/s: p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms, max ${fmt(latencies.at(-1) ?? NaN)} ms (${fmt(latencies.length)} of ${fmt(sent)} received)`;
+}
+
+const p50p99 = (receipts: readonly Receipt[]) => {
+  const latencies = receipts.map((r) => r.latencyMs).sort((a, b) => a - b);
+  return `p50 ${fmt(percentile(latencies, 50), 1)} ms, p99 ${fmt(percentile(latencies, 99), 1)} ms`;
+};
+
+/**
+ * The throughput phase: prints events/s delivered; returns what prints each process's CPU during
+ * it and its peak RSS, called once the latency phase ran too (the peak is the whole run's).
+ */
+async function throughputPhase(pipeline: BenchPipeline): Promise<() => void> {
+  const { procs } = pipeline;
+  const cpu0 = Object.fromEntries(Object.entries(procs).map(([k, p]) => [k, cpuSeconds(p.child.pid)]));
+  const brokerPid = localBrokerPid();
+  const brokerCpu0 = cpuSeconds(brokerPid);
+  const benchCpu0 = process.cpuUsage();
+  const { events: delivered, elapsed } = await measureThroughput(pipeline, seconds, eventBytes);
+  const cpu = Object.fromEntries(
+    Object.entries(procs).map(([k, p]) => [k, (cpuSeconds(p.child.pid) - cpu0[k]) / elapsed]),
+  );
+  const brokerCpu = (cpuSeconds(brokerPid) - brokerCpu0) / elapsed;
+  const benchCpu = process.cpuUsage(benchCpu0);
+  console.log(
+    `throughput: ${fmt(delivered / elapsed)} events/s delivered to the webhook (${fmt(delivered)} events in ${fmt(elapsed, 1)} s)`,
+  );
+  return () => {
     for (const [name, p] of Object.entries(procs)) {
       console.log(
         `${name.padEnd(8)} CPU ${fmt(cpu[name] * 100)}% during throughput, peak RSS ${fmt(peakRssMb(p.child.pid))} MB`,
@@ -85,9 +105,65 @@ async function main() {
     console.log(
       `bench    CPU ${fmt(((benchCpu.user + benchCpu.system) / 1e6 / elapsed) * 100)}% during throughput (load generator and receiver)`,
     );
+  };
+}
+
+/** Throughput and the untraced open-loop latencies; returns the receipts of each rate measured. */
+async function untracedPhases(): Promise<Map<number, Receipt[]>> {
+  const pipeline = await startBenchPipeline({ partitions, deliveryReplicas, destination });
+  const untraced = new Map<number, Receipt[]>();
+  try {
+    const printProcesses = phases.has('throughput') ? await throughputPhase(pipeline) : undefined;
+    const openLoopRates = [
+      ...(phases.has('latency') ? rates : []),
+      ...(phases.has('breakdown') ? breakdownRates : []),
+    ];
+    if (!phases.has('throughput') && openLoopRates.length > 0)
+      await openLoop(pipeline, WARM_UP.rate, WARM_UP.seconds, eventBytes);
+    for (const rate of new Set(openLoopRates)) {
+      const { sent, receipts } = await openLoop(pipeline, rate, latencySeconds, eventBytes);
+      untraced.set(rate, receipts);
+      console.log(latencyLine(rate, receipts, sent));
+    }
+    printProcesses?.();
   } finally {
     await pipeline.close();
   }
+  return untraced;
+}
+
+async function breakdownPhase(untraced: Map<number, Receipt[]>): Promise<void> {
+  const collector = await TraceCollector.start();
+  const pipeline = await startBenchPipeline({
+    partitions,
+    deliveryReplicas,
+    destination,
+    env: tracingEnv(collector),
+  });
+  try {
+    await openLoop(pipeline, WARM_UP.rate, WARM_UP.seconds, eventBytes);
+    for (const rate of breakdownRates) {
+      await collector.take();
+      const { receipts } = await openLoop(pipeline, rate, latencySeconds, eventBytes);
+      const breakdown = await collectBreakdown(collector, receipts);
+      console.log(`breakdown at ${fmt(rate)} events/s, services tracing every event:`);
+      printBreakdown(breakdown);
+      console.log(
+        `  measuring overhead, end to end at ${fmt(rate)} events/s: untraced ${p50p99(untraced.get(rate) ?? [])} · traced ${p50p99(receipts)}`,
+      );
+    }
+  } finally {
+    await pipeline.close();
+    await collector.stop();
+  }
+}
+
+async function main() {
+  console.log(
+    `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; destination ${destination}; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`,
+  );
+  const untraced = await untracedPhases();
+  if (phases.has('breakdown')) await breakdownPhase(untraced);
 }
 
 main().catch((error) => {

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-6}"
 run() {
   echo "## partitions=$1 bytes=$2"
-  node --disable-warning=TimeoutNegativeWarning -r @swc-node/register bench/end-to-end.ts --seconds "$seconds" --rate 1000 --partitions "$1" --bytes "$2" 2>&1 | grep -v '"level"' | grep -E '^(throughput|latency|ingest|router|delivery|broker|bench)'
+  node --disable-warning=TimeoutNegativeWarning -r @swc-node/register bench/end-to-end.ts --seconds "$seconds" --rates 1000 --phases throughput,latency --partitions "$1" --bytes "$2" 2>&1 | grep -v '"level"' | grep -E '^(throughput|latency|ingest|router|delivery|broker|bench)'
 }
 for p in 1 2 4 8; do run "$p" 500; done
 for b in 4096 32000; do run 6 "$b"; done

@@ -12,18 +12,31 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 import { freePort, ServiceProcess } from '../test/support/service-process';
 import { fillerText, startService } from './bench-kit';
+import { benchDestination, DestinationVariant } from './destination-variants';
 import { localKafkaBrokers } from '@switchyard/config';
 
 const writeKey = 'bench-write-key-0001';
 const auth = `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`;
 
 export interface Receipt {
+  /** When the bench made the event (its `sentAtMs` property), in milliseconds since the epoch. */
+  sentAtMs: number;
+  /** From the moment the bench made the event to its arrival at the receiver, in whole milliseconds. */
   latencyMs: number;
+  /**
+   * When the receiver had the whole request, in whole milliseconds since the epoch: the clock, and
+   * the rounding, the services' span start times have, so a hop between the two is not biased.
+   */
+  receivedAtMs: number;
+  /** The span id the request's `traceparent` names (delivery's request span), when tracing is on. */
+  requestSpanId?: string;
 }
 
 export interface PipelineOptions {
   partitions: number;
   deliveryReplicas: number;
+  /** The webhook destination's signing and filters; `segment` (the default) is what earlier figures used. */
+  destination?: DestinationVariant;
   /** Settings for every service of this pipeline, beside the bench's own (e.g. DELIVERY_ATTEMPTS_TOPIC). */
   env?: NodeJS.ProcessEnv;
 }
@@ -56,15 +69,7 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
     workspace,
     JSON.stringify({
       sources: [{ id: 'bench', name: 'Bench', writeKey }],
-      destinations: [
-        {
-          id: 'bench-hooks',
-          type: 'Webhooks',
-          enabled: true,
-          sources: ['bench'],
-          settings: { sharedSecret: 'bench-secret', webhooks: [{ url: receiver.url }] },
-        },
-      ],
+      destinations: [benchDestination(options.destination ?? 'segment', receiver.url)],
     }),
   );
   const env = {
@@ -117,7 +122,16 @@ async function startReceiver() {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      receipts.push({ latencyMs: Date.now() - sentAtMs(Buffer.concat(chunks).toString('latin1')) });
+      const receivedAtMs = Date.now();
+      const traceparent = req.headers.traceparent;
+      const sentAt = sentAtMs(Buffer.concat(chunks).toString('latin1'));
+      receipts.push({
+        sentAtMs: sentAt,
+        latencyMs: receivedAtMs - sentAt,
+        receivedAtMs,
+        // version-traceId-spanId-flags: the span id is the parent of whatever the receiver would do.
+        requestSpanId: typeof traceparent === 'string' ? traceparent.slice(36, 52) : undefined,
+      });
       res.writeHead(200).end();
     });
   });
@@ -178,6 +192,47 @@ export async function measureThroughput(
   await Promise.all(workers);
   await waitUntil(() => receipts.length - received0 >= i, 120_000);
   return { events: receipts.length - received0, elapsed: (Date.now() - t0) / 1000 };
+}
+
+/** What one open-loop phase sent, and the receipts of exactly those events. */
+export interface OpenLoopRun {
+  sent: number;
+  receipts: Receipt[];
+}
+
+/** The shortest gap between two sends of an open loop: finer timers are not kept on a busy machine. */
+const OPEN_LOOP_TICK_MS = 10;
+
+/**
+ * Sends `rate` events/s for `seconds` whatever the pipeline's latency (an open loop, as real
+ * sources send), then waits until all of them arrived. Each send is one `/v1/batch` of the events
+ * due since the last: one event every 20 ms at 50/s, five every 10 ms at 500/s, ten every 10 ms at
+ * 1,000/s.
+ */
+export async function openLoop(
+  pipeline: BenchPipeline,
+  rate: number,
+  seconds: number,
+  eventBytes: number,
+): Promise<OpenLoopRun> {
+  const { receipts, send } = pipeline;
+  const before = receipts.length;
+  const tickMs = Math.max(OPEN_LOOP_TICK_MS, 1000 / rate);
+  const ticks = Math.floor((seconds * 1000) / tickMs);
+  let sent = 0;
+  const start = Date.now();
+  const pending: Promise<void>[] = [];
+  for (let t = 1; t <= ticks; t++) {
+    const wait = start + (t - 1) * tickMs - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const due = Math.round((rate * t * tickMs) / 1000) - sent;
+    if (due === 0) continue;
+    pending.push(send(Array.from({ length: due }, (_, k) => benchEvent(before + sent + k, eventBytes))));
+    sent += due;
+  }
+  await Promise.all(pending);
+  await waitUntil(() => receipts.length - before >= sent, 60_000);
+  return { sent, receipts: receipts.slice(before) };
 }
 
 export async function waitUntil(check: () => boolean, timeoutMs: number) {

@@ -18,6 +18,9 @@ export interface ReceivedSpan {
   attributes: Record<string, unknown>;
   status: { code: number; message: string };
   links: Array<{ traceId: string; spanId: string }>;
+  /** Start and end, in milliseconds since the epoch (what the benchmarks' latency breakdown reads). */
+  startMs: number;
+  endMs: number;
 }
 
 type AnyValue = {
@@ -29,6 +32,8 @@ type AnyValue = {
 };
 type KeyValue = { key: string; value?: AnyValue };
 type Id = string | Uint8Array | undefined;
+/** A timestamp: decimal text in JSON, a number once protobuf's fixed64 is decoded. */
+type Nanos = string | number;
 /** ExportTraceServiceRequest in either encoding, once decoded (protobuf ids are bytes, JSON ids hex). */
 interface ExportRequest {
   resourceSpans?: Array<{
@@ -40,6 +45,8 @@ interface ExportRequest {
         traceId: Id;
         spanId: Id;
         parentSpanId?: Id;
+        startTimeUnixNano?: Nanos;
+        endTimeUnixNano?: Nanos;
         attributes?: KeyValue[];
         status?: { code?: number; message?: string };
         links?: Array<{ traceId: Id; spanId: Id }>;
@@ -72,6 +79,14 @@ function value(v: AnyValue | undefined): unknown {
   if (v.intValue !== undefined) return Number(v.intValue);
   return v.stringValue ?? v.boolValue ?? v.doubleValue;
 }
+
+/** Nanoseconds to milliseconds; through BigInt for JSON's text, which a double would round. */
+const millis = (nanos: Nanos | undefined) =>
+  nanos === undefined
+    ? Number.NaN
+    : typeof nanos === 'string'
+      ? Number(BigInt(nanos) / 1000n) / 1000
+      : nanos / 1e6;
 
 const flat = (attributes: KeyValue[] = []) =>
   Object.fromEntries(attributes.map((a) => [a.key, value(a.value)]));
@@ -133,6 +148,8 @@ export class OtlpReceiver {
             attributes: flat(s.attributes),
             status: { code: s.status?.code ?? 0, message: s.status?.message ?? '' },
             links: (s.links ?? []).map((l) => ({ traceId: hex(l.traceId), spanId: hex(l.spanId) })),
+            startMs: millis(s.startTimeUnixNano),
+            endMs: millis(s.endTimeUnixNano),
           });
         }
       }
