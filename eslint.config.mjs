@@ -5,11 +5,22 @@ import tseslint from 'typescript-eslint';
 
 const ROOT = import.meta.dirname;
 
-/** The app or library a path belongs to: the segment after its innermost `apps/` or `libs/` folder. */
+/**
+ * The app or library a path belongs to: the segment after its innermost `apps/` or `libs/` folder,
+ * and the path inside it (`src/ingest.entry`, without the extension).
+ */
 function ownerOf(file) {
   const parts = path.relative(ROOT, file).split(path.sep);
   for (let i = parts.length - 2; i >= 0; i -= 1) {
-    if (parts[i] === 'apps' || parts[i] === 'libs') return { kind: parts[i], name: parts[i + 1] };
+    if (parts[i] === 'apps' || parts[i] === 'libs')
+      return {
+        kind: parts[i],
+        name: parts[i + 1],
+        inside: parts
+          .slice(i + 2)
+          .join('/')
+          .replace(/\.ts$/, ''),
+      };
   }
   return undefined;
 }
@@ -28,7 +39,21 @@ function targetOf(source, importer) {
 }
 
 /**
- * Apps never import other apps, and libraries never import apps: they share through libs/.
+ * The one exception to the wall: apps/switchyard, the all-in-one process, is the composition root
+ * that runs several services in one process (docs/decisions/0011-all-in-one-process.md). It may
+ * import each app's entry module, `apps/<name>/src/<name>.entry`, and nothing else of an app.
+ */
+const COMPOSITION_ROOT = 'switchyard';
+
+function isEntryImportOfCompositionRoot(from, target) {
+  return (
+    from.kind === 'apps' && from.name === COMPOSITION_ROOT && target.inside === `src/${target.name}.entry`
+  );
+}
+
+/**
+ * Apps never import other apps, and libraries never import apps: they share through libs/. The
+ * all-in-one composition root's imports of entry modules are the one exception (above).
  */
 const importWalls = {
   meta: {
@@ -48,6 +73,7 @@ const importWalls = {
       if (typeof source !== 'string') return;
       const target = targetOf(source, context.filename);
       if (!target || target.kind !== 'apps' || (from.kind === 'apps' && target.name === from.name)) return;
+      if (isEntryImportOfCompositionRoot(from, target)) return;
       context.report({
         node: node.source,
         messageId: from.kind === 'apps' ? 'appToApp' : 'libToApp',

@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allSettingsTables, SERVICE_NAMES, Setting, SettingsTable, settingText } from '@switchyard/config';
+import {
+  ALL_IN_ONE_SETTINGS,
+  allSettingsTables,
+  SERVICE_NAMES,
+  Setting,
+  SettingsTable,
+  settingText,
+} from '@switchyard/config';
 
 /** The configuration reference, generated from the settings tables. */
 export const CONFIGURATION_DOC = join(__dirname, '..', 'docs', 'configuration.md');
@@ -54,6 +61,10 @@ function defaultCell(row: Setting<unknown>): string {
 
 function tableSection(table: SettingsTable, services: string[]): string {
   const readers = services.length === SERVICE_NAMES.length ? 'every service' : services.join(', ');
+  return tableText(table, `Read by ${readers}.`);
+}
+
+function tableText(table: SettingsTable, readBy: string): string {
   const rows = Object.values(table.rows).map(
     (row) =>
       `| \`${row.env}\` | ${row.type} | ${defaultCell(row)} | ${cell(row.bounds)} | ${cell(row.description)} |`,
@@ -61,7 +72,7 @@ function tableSection(table: SettingsTable, services: string[]): string {
   return [
     `## ${table.title}`,
     '',
-    `${table.summary} Read by ${readers}.`,
+    `${table.summary} ${readBy}`,
     '',
     '| Variable | Type | Default | Allowed | Description |',
     '| --- | --- | --- | --- | --- |',
@@ -100,6 +111,10 @@ export function configurationReference(): string {
       INTRO,
       servicesSection(tables),
       ...tables.map(({ table, services }) => tableSection(table, services)),
+      tableText(
+        ALL_IN_ONE_SETTINGS,
+        'Read by the all-in-one process only, whose services read their own tables above (docs/deployment.md, "All in one process").',
+      ),
       TRACING,
     ].join('\n'),
   );

@@ -61,11 +61,19 @@ echo "building…"
 npm run --silent build
 
 DEMO_SHARED_SECRET="${DEMO_SHARED_SECRET:-demo-shared-secret}" node -r @swc-node/register scripts/demo-receiver.ts & pids+=($!)
-PORT="${INGEST_PORT:-8080}" node $INGEST_NODE_FLAGS dist/apps/ingest/src/main.js & pids+=($!)
-PORT="${ROUTER_PORT:-8081}" node $ROUTER_NODE_FLAGS dist/apps/router/src/main.js & pids+=($!)
-PORT="${DELIVERY_PORT:-8082}" node $DELIVERY_NODE_FLAGS dist/apps/delivery/src/main.js & pids+=($!)
-PORT="${CONSOLE_PORT:-8083}" CONSOLE_DELIVERY_URL="http://127.0.0.1:${DELIVERY_PORT:-8082}" \
-  CONSOLE_INGEST_URL="http://127.0.0.1:${INGEST_PORT:-8080}" node $CONSOLE_NODE_FLAGS dist/apps/console/src/main.js & pids+=($!)
+if [ -n "${SWITCHYARD_SERVICES:-}" ]; then
+  # SWITCHYARD_SERVICES=ingest,router,delivery,console npm start: one process runs them all, each
+  # on its usual port; the console reaches ingest and delivery inside it.
+  export SWITCHYARD_SERVICES INGEST_PORT="${INGEST_PORT:-8080}" ROUTER_PORT="${ROUTER_PORT:-8081}" \
+    DELIVERY_PORT="${DELIVERY_PORT:-8082}" CONSOLE_PORT="${CONSOLE_PORT:-8083}"
+  node $ALL_IN_ONE_NODE_FLAGS dist/apps/switchyard/src/main.js & pids+=($!)
+else
+  PORT="${INGEST_PORT:-8080}" node $INGEST_NODE_FLAGS dist/apps/ingest/src/main.js & pids+=($!)
+  PORT="${ROUTER_PORT:-8081}" node $ROUTER_NODE_FLAGS dist/apps/router/src/main.js & pids+=($!)
+  PORT="${DELIVERY_PORT:-8082}" node $DELIVERY_NODE_FLAGS dist/apps/delivery/src/main.js & pids+=($!)
+  PORT="${CONSOLE_PORT:-8083}" CONSOLE_DELIVERY_URL="http://127.0.0.1:${DELIVERY_PORT:-8082}" \
+    CONSOLE_INGEST_URL="http://127.0.0.1:${INGEST_PORT:-8080}" node $CONSOLE_NODE_FLAGS dist/apps/console/src/main.js & pids+=($!)
+fi
 
 ingest="http://127.0.0.1:${INGEST_PORT:-8080}"
 declare -A health=(
@@ -74,9 +82,10 @@ declare -A health=(
   [delivery]="http://127.0.0.1:${DELIVERY_PORT:-8082}/health/ready"
   [console]="http://127.0.0.1:${CONSOLE_PORT:-8083}/health/ready"
 )
+SWITCHYARD_SERVICES_STARTED="${SWITCHYARD_SERVICES:-ingest,router,delivery,console}"
 not_ready() {
   local name
-  for name in ingest router delivery console; do curl -fs "${health[$name]}" >/dev/null 2>&1 || echo "$name"; done
+  for name in ${SWITCHYARD_SERVICES_STARTED//,/ }; do curl -fs "${health[$name]}" >/dev/null 2>&1 || echo "$name"; done
 }
 for _ in $(seq 1 120); do
   [ -z "$(not_ready)" ] && break

@@ -243,13 +243,13 @@ function secretValue(manifests: Manifest[], name: string, key: string): string |
 }
 
 /** What the image's CMD (`/bin/sh -c "…exec node …"`) would start for `service`: its arguments after `node`. */
-function imageCommandFor(dockerfile: string, service: ServiceName): string {
+function imageCommandFor(dockerfile: string, service: ServiceName, env: NodeJS.ProcessEnv = {}): string {
   const cmd = /^CMD (\[.*\])$/m.exec(dockerfile.split('\nFROM ').at(-1) ?? '')?.[1];
   const [shell, flag, script] = JSON.parse(cmd ?? '[]') as string[];
   expect([shell, flag]).toEqual(['/bin/sh', '-c']);
   return execFileSync('/bin/sh', ['-c', script.replace('exec node', 'echo')], {
     cwd: ROOT,
-    env: { SWITCHYARD_SERVICE: service },
+    env: { SWITCHYARD_SERVICE: service, ...env },
     encoding: 'utf8',
   }).trim();
 }
@@ -887,6 +887,20 @@ describe('deployment files (offline)', () => {
       for (const [name, value] of Object.entries(SERVICE_MALLOC_ENV)) {
         expect(configMapData(manifests, 'switchyard-env')?.[name]).toBe(value);
       }
+    });
+
+    it('runs the all-in-one process with ALL_IN_ONE_NODE_FLAGS when SWITCHYARD_SERVICES is set (image, npm start)', () => {
+      const flagsFile = readFileSync(join(ROOT, 'config', 'runtime-flags.env'), 'utf8');
+      const flags = /^ALL_IN_ONE_NODE_FLAGS="\$\{ALL_IN_ONE_NODE_FLAGS:-(.*)\}"$/m.exec(flagsFile)?.[1];
+      const entry = 'dist/apps/switchyard/src/main.js';
+      const dockerfile = readFileSync(join(ROOT, 'docker', 'Dockerfile'), 'utf8');
+      expect(flags).toMatch(/--max-old-space-size=\d+/);
+      expect(imageCommandFor(dockerfile, 'ingest', { SWITCHYARD_SERVICES: 'ingest,router' })).toBe(
+        `${flags} ${entry}`,
+      );
+      expect(readFileSync(join(ROOT, 'scripts', 'start.sh'), 'utf8')).toContain(
+        `node $ALL_IN_ONE_NODE_FLAGS ${entry}`,
+      );
     });
 
     it('documents the partition bound: router and delivery autoscale to at most TOPIC_PARTITIONS (6)', () => {

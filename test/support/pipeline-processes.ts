@@ -6,15 +6,45 @@ import { WorkspaceFile } from './workspace-file';
 export const SERVICES = ['ingest', 'router', 'delivery'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
-/** ingest, router and delivery as their own processes on free ports, all with `env`. */
+/** How the services run: each its own process (as on Kubernetes), or all in one (SWITCHYARD_SERVICES). */
+export type PipelineMode = 'split' | 'all-in-one';
+export const PIPELINE_MODES: PipelineMode[] = ['split', 'all-in-one'];
+
+/**
+ * ingest, router and delivery on free ports, all with `env`: their own processes, or one
+ * all-in-one process seen at each service's port. Stopping or restarting one service is for the
+ * split mode only.
+ */
 export class PipelineProcesses {
   private constructor(
     readonly services: Record<ServiceName, ServiceProcess>,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
+  static start(env: NodeJS.ProcessEnv, mode: PipelineMode = 'split'): Promise<PipelineProcesses> {
+    return mode === 'split' ? PipelineProcesses.startSplit(env) : PipelineProcesses.startAllInOne(env);
+  }
+
+  /** One process, SWITCHYARD_SERVICES=ingest,router,delivery, each service on its own free port. */
+  private static async startAllInOne(env: NodeJS.ProcessEnv): Promise<PipelineProcesses> {
+    const ports = { ingest: await freePort(), router: await freePort(), delivery: await freePort() };
+    const one = await ServiceProcess.start('switchyard', ports.ingest, {
+      ...env,
+      SWITCHYARD_SERVICES: SERVICES.join(','),
+      INGEST_PORT: String(ports.ingest),
+      ROUTER_PORT: String(ports.router),
+      DELIVERY_PORT: String(ports.delivery),
+    });
+    const services = {
+      ingest: one.at('ingest', ports.ingest),
+      router: one.at('router', ports.router),
+      delivery: one.at('delivery', ports.delivery),
+    };
+    return new PipelineProcesses(services, env);
+  }
+
   /** One after the other: each creates the topics it needs before the next consumes them. If one fails, the others stop. */
-  static async start(env: NodeJS.ProcessEnv): Promise<PipelineProcesses> {
+  private static async startSplit(env: NodeJS.ProcessEnv): Promise<PipelineProcesses> {
     const started: ServiceProcess[] = [];
     try {
       for (const name of SERVICES) started.push(await ServiceProcess.start(name, await freePort(), env));

@@ -48,25 +48,29 @@ export function liveServiceOutput(lines = 60): string {
     .join('\n');
 }
 
+/** A service's own entry (`apps/<name>/src/main.ts`), or `switchyard`, the all-in-one process. */
+export type EntryName = 'ingest' | 'router' | 'delivery' | 'console' | 'switchyard';
+
+/** What a process printed, shared by every view of it (ServiceProcess.at). */
+interface Output {
+  text: string;
+}
+
 /**
  * A service run as its own Node process from source (swc on the fly), as in production: needed
  * where jest's module sandbox would defeat the thing under test (OpenTelemetry's instrumentation,
  * SIGTERM and SIGKILL).
  */
 export class ServiceProcess {
-  private output = '';
-
   private constructor(
     readonly name: string,
     readonly child: ChildProcess,
     readonly port: number,
-  ) {
-    child.stdout?.on('data', (d: Buffer) => (this.output += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (this.output += d.toString()));
-  }
+    private readonly output: Output = captured(child),
+  ) {}
 
   static async start(
-    name: 'ingest' | 'router' | 'delivery' | 'console',
+    name: EntryName,
     port: number,
     env: NodeJS.ProcessEnv,
     options: ServiceProcessOptions = {},
@@ -76,9 +80,13 @@ export class ServiceProcess {
     return service;
   }
 
-  /** Starts the process without waiting for it to be ready (it may be waiting for Kafka). */
+  /**
+   * Starts the process without waiting for it to be ready (it may be waiting for Kafka). A service
+   * gets `port` as PORT; the all-in-one process takes its ports from `env` (INGEST_PORT, …) and
+   * `port` is the listener this handle checks.
+   */
   static launch(
-    name: 'ingest' | 'router' | 'delivery' | 'console',
+    name: EntryName,
     port: number,
     env: NodeJS.ProcessEnv,
     options: ServiceProcessOptions = {},
@@ -97,7 +105,7 @@ export class ServiceProcess {
         ...process.env,
         ...TEST_SERVICE_DEFAULTS,
         ...env,
-        PORT: String(port),
+        ...(name === 'switchyard' ? {} : { PORT: String(port) }),
         NODE_OPTIONS: nodeOptions,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -108,13 +116,18 @@ export class ServiceProcess {
     return service;
   }
 
+  /** The same process seen at another of its listeners: the all-in-one process serves each service on its own port. */
+  at(name: string, port: number): ServiceProcess {
+    return new ServiceProcess(name, this.child, port, this.output);
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }
 
   /** Last lines the process printed: for failure messages. */
   tail(lines = 30): string {
-    return this.output.split('\n').slice(-lines).join('\n');
+    return this.output.text.split('\n').slice(-lines).join('\n');
   }
 
   async ready(timeoutMs = 60_000): Promise<void> {
@@ -143,6 +156,13 @@ export class ServiceProcess {
     this.child.kill(signal);
     return exited;
   }
+}
+
+function captured(child: ChildProcess): Output {
+  const output = { text: '' };
+  child.stdout?.on('data', (d: Buffer) => (output.text += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output.text += d.toString()));
+  return output;
 }
 
 /** A free TCP port on 127.0.0.1. */

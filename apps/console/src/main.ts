@@ -1,7 +1,6 @@
 import './instrument';
 import 'reflect-metadata';
 import { runService } from '@switchyard/service';
-import { consoleSettingsFromEnv } from './console-settings';
-import { startConsole } from './console.app';
+import { consoleEntry } from './console.entry';
 
-runService('console', consoleSettingsFromEnv, startConsole);
+runService(consoleEntry);

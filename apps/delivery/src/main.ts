@@ -1,7 +1,6 @@
 import './instrument';
 import 'reflect-metadata';
 import { runService } from '@switchyard/service';
-import { deliverySettingsFromEnv } from './delivery-settings';
-import { startDelivery } from './delivery.app';
+import { deliveryEntry } from './delivery.entry';
 
-runService('delivery', deliverySettingsFromEnv, startDelivery);
+runService(deliveryEntry);

@@ -1,7 +1,6 @@
 import './instrument';
 import 'reflect-metadata';
 import { runService } from '@switchyard/service';
-import { ingestSettingsFromEnv } from './ingest-settings';
-import { startIngest } from './ingest.app';
+import { ingestEntry } from './ingest.entry';
 
-runService('ingest', ingestSettingsFromEnv, startIngest);
+runService(ingestEntry);

@@ -1,7 +1,6 @@
 import './instrument';
 import 'reflect-metadata';
 import { runService } from '@switchyard/service';
-import { routerSettingsFromEnv } from './router-settings';
-import { startRouter } from './router.app';
+import { routerEntry } from './router.entry';
 
-runService('router', routerSettingsFromEnv, startRouter);
+runService(routerEntry);

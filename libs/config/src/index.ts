@@ -14,3 +14,4 @@ export * from './all-settings';
 export * from './workspace-config';
 export * from './workspace-config-store';
 export * from './workspace-metrics';
+export * from './services/all-in-one-settings-table';

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { reportBuildInfo, traceHttpRoutes } from '@switchyard/telemetry';
 import { ErrorAnswerListener, HttpErrorFilter } from './http-exception.filter';
 import { PinoNestLogger } from './nest-logger';
+import { closeOnSignals } from './process-shutdown';
 import { registerRequestLog, requestIdOptions } from './request-log';
 import { registerRequestMetrics, RouteLabel } from './request-metrics';
 
@@ -27,7 +28,7 @@ export interface HttpServiceOptions {
   routeLabel?: RouteLabel;
 }
 
-/** Starts a Nest application on Fastify with the shared error filter, pino logging and a clean SIGTERM exit. */
+/** Starts a Nest application on Fastify with the shared error filter, pino logging and a clean SIGTERM exit (closeOnSignals). */
 export async function startHttpService(options: HttpServiceOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ logger: false, ...requestIdOptions, ...options.fastify });
   const app = await NestFactory.create<NestFastifyApplication>(options.module as Type<unknown>, adapter, {
@@ -43,31 +44,8 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Nes
   reportBuildInfo(options.buildCommit);
   await options.configure?.(app);
   await app.listen(options.port, options.host);
-  exitCleanlyOn(['SIGTERM', 'SIGINT'], app, options.logger);
+  closeOnSignals(app, options.logger);
   return app;
-}
-
-/**
- * SIGTERM/SIGINT close the app (modules' shutdown hooks run in order, so consumers stop fetching,
- * finish in-flight work and commit) and then exit 0. Nest's own shutdown hooks would re-raise the
- * signal and exit 143, which Kubernetes and compose report as a failure.
- */
-function exitCleanlyOn(signals: NodeJS.Signals[], app: INestApplication, logger: Logger): void {
-  let closing = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  for (const signal of signals) process.once(signal, onSignal);
-  app.getHttpServer().once('close', () => signals.forEach((s) => process.removeListener(s, onSignal)));
 }
 
 /** The port the app actually listens on (tests bind port 0). */

@@ -42,6 +42,11 @@ function otlpExporter(protocol: OtlpProtocol): SpanExporter {
  * caller's), which would join unrelated traces.
  */
 export function startTracing(serviceName: string): void {
+  startTracingAs(`switchyard-${serviceName}`);
+}
+
+/** startTracing under an OpenTelemetry service name of the caller's: the all-in-one process is `switchyard`. */
+export function startTracingAs(otelServiceName: string): void {
   if (sdk || !tracingEnabled()) return;
   const settings = tracingSettingsFromEnv(process.env);
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
@@ -56,7 +61,7 @@ export function startTracing(serviceName: string): void {
     // OTEL_RESOURCE_ATTRIBUTES over them (a pod name as service.instance.id, for instance).
     resource: defaultResource().merge(
       resourceFromAttributes({
-        'service.name': `switchyard-${serviceName}`,
+        'service.name': otelServiceName,
         'service.version': serviceVersion(),
         'service.instance.id': randomUUID(),
       }),
@@ -86,10 +91,10 @@ export async function stopTracing(): Promise<void> {
   await running?.shutdown().catch(() => undefined);
 }
 
-/** startTracing for a service's entry point: a bad setting ends the process with the one-line message every start-up error gets. */
-export function startTracingOrExit(serviceName: string): void {
+/** startTracing (or `start`, e.g. startTracingAs) for an entry point: a bad setting ends the process with the one-line message every start-up error gets. */
+export function startTracingOrExit(serviceName: string, start = startTracing): void {
   try {
-    startTracing(serviceName);
+    start(serviceName);
   } catch (error) {
     process.stderr.write(`start-up failed: ${(error as Error).message}\n`);
     process.exit(1);
