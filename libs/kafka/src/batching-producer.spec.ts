@@ -144,6 +144,95 @@ describe('BatchingProducer', () => {
   });
 });
 
+describe('BatchingProducer when idle and when busy', () => {
+  // The clock is fake and never advanced: whatever is sent was sent without waiting for a timer.
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+  afterEach(() => jest.useRealTimers());
+
+  const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const keysOf = (call: { batch: ProduceRequest }) =>
+    call.batch.topicMessages!.flatMap((t) => t.messages.map((m) => m.key));
+  const options = {
+    lingerMs: 60_000,
+    maxBatchRecords: 100,
+    maxBatchBytes: 1e6,
+    maxInFlight: 1,
+    compression: CompressionCodec.None,
+  };
+
+  it('sends the single record of an idle producer at once, without a timer and without a second record', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, options);
+    const sent = batching.send([record('a', 'only')]);
+    await endOfTurn();
+    expect(calls.map(keysOf)).toEqual([['only']]);
+    expect(jest.getTimerCount()).toBe(0);
+    calls[0].settle();
+    await expect(sent).resolves.toBeUndefined();
+  });
+
+  it('gathers what callers hand over in one event-loop turn into one request', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, options);
+    const sends = [batching.send([record('a', '1')]), batching.send([record('a', '2'), record('a', '3')])];
+    await endOfTurn();
+    expect(calls.map(keysOf)).toEqual([['1', '2', '3']]);
+    calls[0].settle();
+    await Promise.all(sends);
+  });
+
+  it('gathers records arriving while a request is in flight for the next one, in order', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, options);
+    const first = batching.send([record('a', '1')]);
+    await endOfTurn();
+    const burst = [batching.send([record('a', '2')])];
+    await endOfTurn();
+    burst.push(batching.send([record('a', '3'), record('a', '4')]), batching.send([record('a', '5')]));
+    await endOfTurn();
+    expect(calls).toHaveLength(1);
+
+    calls[0].settle();
+    await first;
+    await endOfTurn();
+    expect(calls.map(keysOf)).toEqual([['1'], ['2', '3', '4', '5']]);
+    calls[1].settle();
+    await Promise.all(burst);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('lingers while a request is in flight and another may go, and sends when the linger ends', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, { ...options, maxInFlight: 2 });
+    const first = batching.send([record('a', '1')]);
+    await endOfTurn();
+    const second = batching.send([record('a', '2')]);
+    const third = batching.send([record('a', '3')]);
+    await endOfTurn();
+    expect(calls).toHaveLength(1);
+
+    jest.advanceTimersByTime(options.lingerMs);
+    expect(calls.map(keysOf)).toEqual([['1'], ['2', '3']]);
+    calls.forEach((c) => c.settle());
+    await Promise.all([first, second, third]);
+  });
+
+  it('sends lingering records as soon as the request in flight completes', async () => {
+    const { producer, calls } = fakeProducer();
+    const batching = new BatchingProducer(producer, { ...options, maxInFlight: 2 });
+    const first = batching.send([record('a', '1')]);
+    await endOfTurn();
+    const second = batching.send([record('a', '2')]);
+    calls[0].settle();
+    await first;
+    await endOfTurn();
+    expect(calls.map(keysOf)).toEqual([['1'], ['2']]);
+    expect(jest.getTimerCount()).toBe(0);
+    calls[1].settle();
+    await second;
+  });
+});
+
 describe('BatchingProducer with a timeout', () => {
   const options = {
     lingerMs: 0,

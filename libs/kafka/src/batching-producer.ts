@@ -16,7 +16,11 @@ export interface OutgoingRecord {
 }
 
 export interface BatchingProducerOptions {
-  /** How long a record may wait for company before its batch is sent. 0 = next event-loop turn. */
+  /**
+   * How long a record may wait for company while an earlier produce request is in flight (and
+   * fewer than `maxInFlight` are). An idle producer never lingers: it sends at the end of the
+   * current event-loop turn.
+   */
   lingerMs: number;
   /** Send at once when this many records are waiting. */
   maxBatchRecords: number;
@@ -93,12 +97,18 @@ interface Waiter {
  * concurrent callers into few `sendBatch` calls (acks = all) and settles each caller's promise
  * when the broker has acknowledged its records, so a caller that awaits `send` knows its
  * records are durable.
+ *
+ * Batching waits only where there is a queue, as Nagle's algorithm does: records handed over
+ * while no request is in flight go out at the end of the current event-loop turn (with whatever
+ * else that turn handed over), never after a timer; records arriving while requests are in
+ * flight gather for the next one, for at most `lingerMs` or until a request completes.
  */
 export class BatchingProducer {
   private waiting: Waiter[] = [];
   private waitingRecords = 0;
   private waitingBytes = 0;
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private inFlight = 0;
   /** When each produce request in flight was sent. */
   private readonly sentAt = new Set<{ at: number }>();
@@ -137,12 +147,7 @@ export class BatchingProducer {
       this.waiting.push(waiter);
       this.waitingRecords += records.length;
       this.waitingBytes += bytes;
-      if (
-        this.waitingRecords >= this.options.maxBatchRecords ||
-        this.waitingBytes >= this.options.maxBatchBytes
-      )
-        this.dispatch();
-      else this.timer ??= setTimeout(() => this.dispatch(), this.options.lingerMs);
+      this.scheduleDispatch();
     });
   }
 
@@ -166,9 +171,26 @@ export class BatchingProducer {
     settle(waiter, new ProduceTimeoutError(timeoutMs, index >= 0));
   }
 
+  /**
+   * A full batch goes at once. Otherwise an idle producer sends at the end of this event-loop
+   * turn, so callers handing over records in the same turn share one request; a producer with a
+   * request in flight lingers, and one at `maxInFlight` leaves the records to the next request
+   * that completes.
+   */
+  private scheduleDispatch(): void {
+    const full =
+      this.waitingRecords >= this.options.maxBatchRecords || this.waitingBytes >= this.options.maxBatchBytes;
+    if (full) this.dispatch();
+    else if (this.inFlight === 0) this.immediate ??= setImmediate(() => this.dispatch());
+    else if (this.inFlight < this.options.maxInFlight)
+      this.timer ??= setTimeout(() => this.dispatch(), this.options.lingerMs);
+  }
+
   private dispatch(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    clearImmediate(this.immediate);
+    this.immediate = undefined;
     while (this.waiting.length > 0 && this.inFlight < this.options.maxInFlight)
       this.sendOne(this.takeBatch());
   }

@@ -5,6 +5,7 @@ import { registerZstdCodec } from './compression';
 import { kafkaLogCreator } from './kafka-log';
 import { kafkaPort } from './kafkajs-adapter';
 import { KafkaClient } from './kafka-port';
+import { noDelaySocketFactory } from './socket-factory';
 
 /** SASL mechanisms a service can authenticate with (KAFKA_SASL_MECHANISM). */
 export const KAFKA_SASL_MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'] as const;
@@ -72,6 +73,7 @@ export function createKafka(clientId: string, connection: KafkaConnection, logge
       logLevel: KafkaLogLevel.WARN,
       logCreator: kafkaLogCreator(logger),
       retry: { ...KAFKA_RETRY },
+      socketFactory: noDelaySocketFactory,
     }),
   );
 }

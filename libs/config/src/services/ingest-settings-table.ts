@@ -64,7 +64,8 @@ export const INGEST_SETTINGS = settingsTable({
       default: 2,
       min: 0,
       max: 100,
-      description: 'How long a produced record waits for company before its Kafka batch goes out.',
+      description:
+        'How long a record waits for company while an earlier produce request is still in flight; with none in flight it is sent at once.',
     }),
     maxJsonDepth: integer({
       env: 'INGEST_MAX_JSON_DEPTH',

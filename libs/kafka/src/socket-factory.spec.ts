@@ -1,0 +1,43 @@
+import * as net from 'node:net';
+import tls from 'node:tls';
+import { noDelaySocketFactory } from './socket-factory';
+
+describe('noDelaySocketFactory', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('connects to a plaintext listener with Nagle’s algorithm off and keep-alive on', async () => {
+    const server = net.createServer((peer) => peer.end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const noDelay = jest.spyOn(net.Socket.prototype, 'setNoDelay');
+    const keepAlive = jest.spyOn(net.Socket.prototype, 'setKeepAlive');
+    try {
+      let socket: net.Socket | undefined;
+      await new Promise<void>((onConnect) => {
+        socket = noDelaySocketFactory({ host: '127.0.0.1', port, onConnect });
+      });
+      expect(noDelay.mock.contexts).toContain(socket);
+      expect(noDelay).toHaveBeenCalledWith(true);
+      expect(keepAlive).toHaveBeenCalledWith(true, expect.any(Number));
+      socket!.destroy();
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('connects over TLS with the broker’s name for SNI and certificate checks, Nagle’s algorithm off', () => {
+    const socket = { setKeepAlive: jest.fn(), setNoDelay: jest.fn() };
+    const connect = jest.spyOn(tls, 'connect').mockReturnValue(socket as unknown as tls.TLSSocket);
+    const onConnect = () => undefined;
+    const ssl = { ca: 'ca-pem', rejectUnauthorized: true };
+
+    noDelaySocketFactory({ host: 'broker-0.example.com', port: 9093, ssl, onConnect });
+    noDelaySocketFactory({ host: '10.0.0.7', port: 9093, ssl, onConnect });
+
+    expect(connect.mock.calls).toEqual([
+      [{ host: 'broker-0.example.com', port: 9093, servername: 'broker-0.example.com', ...ssl }, onConnect],
+      [{ host: '10.0.0.7', port: 9093, ...ssl }, onConnect],
+    ]);
+    expect(socket.setNoDelay.mock.calls).toEqual([[true], [true]]);
+  });
+});
