@@ -66,7 +66,7 @@ export class ServiceProcess {
   }
 
   static async start(
-    name: 'ingest' | 'router' | 'delivery' | 'console',
+    name: 'ingest' | 'router' | 'delivery' | 'console' | 'switchyard',
     port: number,
     env: NodeJS.ProcessEnv,
     options: ServiceProcessOptions = {},
@@ -78,7 +78,7 @@ export class ServiceProcess {
 
   /** Starts the process without waiting for it to be ready (it may be waiting for Kafka). */
   static launch(
-    name: 'ingest' | 'router' | 'delivery' | 'console',
+    name: 'ingest' | 'router' | 'delivery' | 'console' | 'switchyard',
     port: number,
     env: NodeJS.ProcessEnv,
     options: ServiceProcessOptions = {},
