@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ServiceProcess } from '../test/support/service-process';
+import { freePort, ServiceProcess } from '../test/support/service-process';
 
 export const repoRoot = join(__dirname, '..');
 
@@ -17,13 +17,25 @@ function runtimeFlags(): Record<string, string> {
 const RUNTIME_FLAGS = runtimeFlags();
 
 /**
+ * A runtime setting as a benchmark applies it: the environment's value when set (the file lets the
+ * environment override each line, and scripts/start.sh and the image honour that), else the file's.
+ * So `ROUTER_NODE_FLAGS='--max-old-space-size=160' npm run bench:soak` measures another setting.
+ */
+function runtimeSetting(name: string): string {
+  return process.env[name] ?? RUNTIME_FLAGS[name];
+}
+
+/** Node flags of a runtime setting as a command line's words. */
+const flagWords = (value: string) => value.split(' ').filter(Boolean);
+
+/**
  * The V8 heap flags each service runs with in production, from config/runtime-flags.env
  * (command-line flags: Node refuses --initial-old-space-size in NODE_OPTIONS).
  */
 export const SERVICE_HEAP_FLAGS = Object.fromEntries(
   (['ingest', 'router', 'delivery', 'console'] as const).map((service) => [
     service,
-    RUNTIME_FLAGS[`${service.toUpperCase()}_NODE_FLAGS`].split(' '),
+    flagWords(RUNTIME_FLAGS[`${service.toUpperCase()}_NODE_FLAGS`]),
   ]),
 ) as Record<ServiceName, string[]>;
 
@@ -32,10 +44,18 @@ export const SERVICE_MALLOC_ENV = Object.fromEntries(
   Object.entries(RUNTIME_FLAGS).filter(([name]) => name.startsWith('MALLOC_')),
 );
 
+/** The malloc settings a benchmark's services get: the file's, each overridable by the environment. */
+const benchMallocEnv = () =>
+  Object.fromEntries(Object.keys(SERVICE_MALLOC_ENV).map((name) => [name, runtimeSetting(name)]));
+
+const benchNodeOptions = () =>
+  `--disable-warning=TimeoutNegativeWarning ${process.env.BENCH_NODE_OPTIONS ?? ''}`;
+
 /**
  * Starts a service's compiled main (run `npm run build` first) with the production heap flags
  * and malloc settings, as its own process; resolves when /health/ready answers 200.
- * BENCH_NODE_OPTIONS adds flags (e.g. --cpu-prof).
+ * BENCH_NODE_OPTIONS adds flags (e.g. --cpu-prof); INGEST_NODE_FLAGS and its siblings, and the
+ * MALLOC_* variables, replace the file's values.
  */
 export function startService(
   name: ServiceName,
@@ -45,11 +65,34 @@ export function startService(
   return ServiceProcess.start(
     name,
     port,
-    { ...SERVICE_MALLOC_ENV, ...env },
+    { ...benchMallocEnv(), ...env },
     {
       compiled: true,
-      nodeArgs: SERVICE_HEAP_FLAGS[name],
-      nodeOptions: `--disable-warning=TimeoutNegativeWarning ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
+      nodeArgs: flagWords(runtimeSetting(`${name.toUpperCase()}_NODE_FLAGS`)),
+      nodeOptions: benchNodeOptions(),
+    },
+  );
+}
+
+/**
+ * Starts the all-in-one process (dist/apps/switchyard/src/main.js) running `services`, with
+ * ALL_IN_ONE_NODE_FLAGS and the malloc settings, as startService starts one service. Each service
+ * listens on a free port; the handle's URL is the first service's.
+ */
+export async function startAllInOne(
+  services: ServiceName[],
+  env: NodeJS.ProcessEnv,
+): Promise<ServiceProcess> {
+  const ports: NodeJS.ProcessEnv = {};
+  for (const service of services) ports[`${service.toUpperCase()}_PORT`] = String(await freePort());
+  return ServiceProcess.start(
+    'switchyard',
+    Number(ports[`${services[0].toUpperCase()}_PORT`]),
+    { ...benchMallocEnv(), ...env, ...ports, SWITCHYARD_SERVICES: services.join(',') },
+    {
+      compiled: true,
+      nodeArgs: flagWords(runtimeSetting('ALL_IN_ONE_NODE_FLAGS')),
+      nodeOptions: benchNodeOptions(),
     },
   );
 }
@@ -151,6 +194,13 @@ export function numberArg(name: string, fallback: number): number {
 export function stringArg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+
+/** The word after `--name` on the command line, one of `choices` (the first when absent). */
+export function choiceArg<T extends string>(name: string, choices: readonly [T, ...T[]]): T {
+  const value = stringArg(name, choices[0]);
+  if (!choices.includes(value as T)) throw new Error(`--${name} must be one of ${choices.join(', ')}`);
+  return value as T;
 }
 
 export const fmt = (n: number, digits = 0) =>

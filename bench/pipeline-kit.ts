@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { freePort, ServiceProcess } from '../test/support/service-process';
-import { fillerText, startService } from './bench-kit';
+import { fillerText, startAllInOne, startService } from './bench-kit';
 import { benchDestination, DestinationVariant } from './destination-variants';
 import { localKafkaBrokers } from '@switchyard/config';
 
@@ -37,12 +37,14 @@ export interface PipelineOptions {
   deliveryReplicas: number;
   /** The webhook destination's signing and filters; `segment` (the default) is what earlier figures used. */
   destination?: DestinationVariant;
+  /** ingest, router and delivery in one all-in-one process (named `all-in-one`) instead of one each. */
+  allInOne?: boolean;
   /** Settings for every service of this pipeline, beside the bench's own (e.g. DELIVERY_ATTEMPTS_TOPIC). */
   env?: NodeJS.ProcessEnv;
 }
 
 export interface BenchPipeline {
-  /** The services by name: ingest, router, delivery (delivery1, delivery2… with replicas). */
+  /** The services by name: ingest, router, delivery (delivery1, delivery2… with replicas), or all-in-one. */
   procs: Record<string, ServiceProcess>;
   /** Every webhook the receiver got, in order. */
   receipts: Receipt[];
@@ -80,20 +82,10 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
     KAFKA_BROKERS: localKafkaBrokers(),
   };
   // Free ports, so benchmarks run side by side (or beside npm start) never reach each other's services.
-  const ingest = await startService('ingest', env, await freePort());
-  const router = await startService('router', env, await freePort());
-  const deliveries = await Promise.all(
-    Array.from({ length: options.deliveryReplicas }, async () =>
-      startService('delivery', env, await freePort()),
-    ),
-  );
-  const procs: Record<string, ServiceProcess> = {
-    ingest,
-    router,
-    ...Object.fromEntries(
-      deliveries.map((d, i) => [options.deliveryReplicas === 1 ? 'delivery' : `delivery${i + 1}`, d]),
-    ),
-  };
+  const procs: Record<string, ServiceProcess> = options.allInOne
+    ? { 'all-in-one': await startAllInOne(['ingest', 'router', 'delivery'], env) }
+    : await startSplitServices(env, options.deliveryReplicas);
+  const ingest = procs.ingest ?? procs['all-in-one'];
   const pool = new Pool(ingest.url, { connections: 16 });
   return {
     procs,
@@ -113,6 +105,24 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
       for (const p of Object.values(procs)) await p.stop();
       receiver.close();
     },
+  };
+}
+
+async function startSplitServices(
+  env: NodeJS.ProcessEnv,
+  deliveryReplicas: number,
+): Promise<Record<string, ServiceProcess>> {
+  const ingest = await startService('ingest', env, await freePort());
+  const router = await startService('router', env, await freePort());
+  const deliveries = await Promise.all(
+    Array.from({ length: deliveryReplicas }, async () => startService('delivery', env, await freePort())),
+  );
+  return {
+    ingest,
+    router,
+    ...Object.fromEntries(
+      deliveries.map((d, i) => [deliveryReplicas === 1 ? 'delivery' : `delivery${i + 1}`, d]),
+    ),
   };
 }
 
