@@ -132,6 +132,8 @@ async function main(): Promise<void> {
     const pids = {
       ...Object.fromEntries(Object.entries(procs).map(([name, p]) => [name, p.child.pid])),
       broker: localBrokerPid(),
+      // This process: the load generator and both receivers.
+      bench: process.pid,
     };
 
     console.log(
