@@ -11,10 +11,11 @@
 import { parseArgs } from 'node:util';
 import { topicNames } from '@switchyard/contracts';
 import { rawTestKafka } from '../libs/kafka/src/testing';
+import { loadWhileKillingBroker, threeBrokerEnv } from '../test/support/broker-kill';
 import { eventually, freshNamespace } from '../test/support/kafka-test-kit';
 import { LocalKafka } from '../test/support/local-kafka';
 import { PipelineProcesses } from '../test/support/pipeline-processes';
-import { longestGapWithout200, runTrackLoad, trackCall } from '../test/support/track-load';
+import { longestGapWithout200, trackCall } from '../test/support/track-load';
 import { WebhookReceiver } from '../test/support/webhook-receiver';
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../test/support/workspace-file';
 
@@ -42,12 +43,7 @@ async function main(): Promise<void> {
   let pipeline: PipelineProcesses | undefined;
   try {
     pipeline = await PipelineProcesses.start({
-      KAFKA_BROKERS: cluster.brokers,
-      KAFKA_REPLICATION_FACTOR: '3',
-      KAFKA_MIN_INSYNC_REPLICAS: '2',
-      TOPIC_NAMESPACE: namespace,
-      TOPIC_PARTITIONS: '3',
-      WORKSPACE_CONFIG: workspace.path,
+      ...threeBrokerEnv(cluster, namespace, workspace.path),
       INGEST_PRODUCE_TIMEOUT_MS: '5000',
     });
     const ingestUrl = pipeline.ingest.url;
@@ -63,23 +59,14 @@ async function main(): Promise<void> {
     const victim = node ?? topics[0].partitions.find((p) => p.partitionId === 0)!.leader;
 
     const total = 1500;
-    let killedAt = 0;
-    let killing: Promise<void> | undefined;
-    const outcomes = await runTrackLoad({
+    const { outcomes, killedAt } = await loadWhileKillingBroker({
       ingestUrl,
-      writeKey: TEST_WRITE_KEY,
+      cluster,
+      victim,
       total,
-      users: 50,
-      concurrency: 8,
-      pauseMs: 20,
+      killAfter: Math.floor(total / 4),
       prefix: 'loss',
-      onOutcome: (_outcome, done) => {
-        if (done !== Math.floor(total / 4)) return;
-        killedAt = Date.now();
-        killing = cluster.kill(victim);
-      },
     });
-    await killing;
     const acknowledged = outcomes.filter((o) => o.status === 200).length;
     await eventually(() => arrivals.length >= acknowledged, 120_000, 'deliveries').catch(() => undefined);
     const lastAnswer = Math.max(...outcomes.map((o) => o.answeredAt));

@@ -1,5 +1,6 @@
 import { topicNames } from '@switchyard/contracts';
 import { rawTestKafka } from '../../libs/kafka/src/testing';
+import { loadWhileKillingBroker, threeBrokerEnv } from '../support/broker-kill';
 import { eventually, freshNamespace } from '../support/kafka-test-kit';
 import { LocalKafka } from '../support/local-kafka';
 import { PipelineProcesses } from '../support/pipeline-processes';
@@ -60,14 +61,7 @@ describe('a broker dies', () => {
     it('loses no acknowledged event, and the pipeline carries on without a restart', async () => {
       cluster = await LocalKafka.cluster(3);
       const namespace = freshNamespace('three');
-      pipeline = await PipelineProcesses.start({
-        KAFKA_BROKERS: cluster.brokers,
-        KAFKA_REPLICATION_FACTOR: '3',
-        KAFKA_MIN_INSYNC_REPLICAS: '2',
-        TOPIC_NAMESPACE: namespace,
-        TOPIC_PARTITIONS: '3',
-        WORKSPACE_CONFIG: workspace.path,
-      });
+      pipeline = await PipelineProcesses.start(threeBrokerEnv(cluster, namespace, workspace.path));
 
       // The topics were created as asked: three replicas, two of them in sync for a write.
       const admin = rawTestKafka(cluster.brokers.split(','), 'broker-failure-test').admin();
@@ -84,24 +78,15 @@ describe('a broker dies', () => {
       // The leader of the first events partition dies: producers and consumers must move.
       const victim = topics[0].partitions.find((p) => p.partitionId === 0)!.leader;
 
-      let killedAt = 0;
-      let killing: Promise<void> | undefined;
       const total = 1200;
-      const outcomes = await runTrackLoad({
+      const { outcomes, killedAt } = await loadWhileKillingBroker({
         ingestUrl: pipeline.ingest.url,
-        writeKey: TEST_WRITE_KEY,
+        cluster,
+        victim,
         total,
-        users: 50,
-        concurrency: 8,
-        pauseMs: 20,
+        killAfter: Math.floor(total / 3),
         prefix: 'three',
-        onOutcome: (_outcome, done) => {
-          if (done !== Math.floor(total / 3)) return;
-          killedAt = Date.now();
-          killing = cluster!.kill(victim);
-        },
       });
-      await killing;
 
       const acked = outcomes.filter((o) => o.status === 200);
       await eventually(

@@ -1,9 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Analytics } from '@segment/analytics-node';
-import { BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
+import { Page } from 'playwright-core';
+import { ConsoleInBrowser } from '../support/console-browser';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { freePort, ServiceProcess } from '../support/service-process';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
 import { awaitWorkspaceApplied } from '../support/workspace-propagation';
 
@@ -25,7 +24,7 @@ const eventOf = (hook: ReceivedWebhook) => hook.body.event;
 describe('setting up sources and destinations in the console, in a real browser', () => {
   // Each step waits on the whole pipeline and a browser; on a loaded machine that takes minutes, not seconds.
   jest.setTimeout(300_000);
-  let services: ServiceProcess[] = [];
+  let stack: ConsoleInBrowser | undefined;
   let pipelineUrls: string[];
   let ingestUrl: string;
   let consoleUrl: string;
@@ -36,8 +35,6 @@ describe('setting up sources and destinations in the console, in a real browser'
   let marker: WebhookReceiver;
   /** Requests the first URL answered with a 500, once it is made to fail. */
   const refusedByFirst: ReceivedWebhook[] = [];
-  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
-  let context: BrowserContext;
   let page: Page;
   let writeKey: string;
 
@@ -55,33 +52,15 @@ describe('setting up sources and destinations in the console, in a real browser'
       WORKSPACE_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
       DELIVERY_RETRY_SCHEDULE_MS: '100,200',
     };
-    // Started one after the other: each creates the topics it needs before the next consumes them.
-    for (const name of ['ingest', 'router', 'delivery'] as const)
-      services.push(await ServiceProcess.start(name, await freePort(), env));
-    pipelineUrls = services.map((s) => s.url);
-    ingestUrl = services[0].url;
-    services.push(
-      await ServiceProcess.start('console', await freePort(), {
-        ...env,
-        ADMIN_TOKEN,
-        CONSOLE_INGEST_URL: ingestUrl,
-        CONSOLE_DELIVERY_URL: services[2].url,
-      }),
-    );
-    consoleUrl = services[3].url;
-
-    browser = await launchChromium();
-    context = browser.context;
-    // A page of our own: the persistent context's first tab may still be loading its start page.
-    page = await context.newPage();
-    // A page load waits for the whole pipeline's process on a loaded machine: time enough for that.
-    page.setDefaultTimeout(60_000);
+    stack = await ConsoleInBrowser.start(env, { ADMIN_TOKEN });
+    ({ page, consoleUrl } = stack);
+    const { ingest, router, delivery } = stack.pipeline.services;
+    ingestUrl = ingest.url;
+    pipelineUrls = [ingest.url, router.url, delivery.url];
   }, 420_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all(services.map((s) => s.stop()));
-    services = [];
+    await stack?.stop();
     await Promise.all([first, second, marker].map((r) => r?.stop()));
   });
 

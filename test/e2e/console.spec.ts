@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
+import { ConsoleInBrowser } from '../support/console-browser';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { freePort, ServiceProcess } from '../support/service-process';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { WorkspaceFile } from '../support/workspace-file';
 
 const WRITE_KEY = 'console-e2e-write-key';
 const ADMIN_TOKEN = 'console-e2e-admin-token';
-/** A quiet, isolated headless Chromium: no GPU, no QUIC, no background traffic to the vendor. */
 
 /**
  * The delivery console in a real browser against the real pipeline: ingest, router, delivery and
@@ -17,13 +15,12 @@ const ADMIN_TOKEN = 'console-e2e-admin-token';
 describe('delivery console in a real browser', () => {
   // Each step waits on the whole pipeline and a browser; on a loaded machine that takes minutes, not seconds.
   jest.setTimeout(240_000);
-  let services: ServiceProcess[] = [];
+  let stack: ConsoleInBrowser | undefined;
   let failingFirst: WebhookReceiver;
   let healthySecond: WebhookReceiver;
   let broken: WebhookReceiver;
   let workspace: WorkspaceFile;
   let context: BrowserContext;
-  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
   let page: Page;
   let ingestUrl: string;
   let consoleUrl: string;
@@ -70,30 +67,13 @@ describe('delivery console in a real browser', () => {
       ADMIN_TOKEN,
       DELIVERY_RETRY_SCHEDULE_MS: '100,200',
     };
-    // Started one after the other: each creates the topics it needs before the next consumes them.
-    for (const name of ['ingest', 'router', 'delivery'] as const)
-      services.push(await ServiceProcess.start(name, await freePort(), env));
-    services.push(
-      await ServiceProcess.start('console', await freePort(), {
-        ...env,
-        CONSOLE_DELIVERY_URL: services[2].url,
-      }),
-    );
-    [ingestUrl, consoleUrl] = [services[0].url, services[3].url];
-
-    browser = await launchChromium();
-    context = browser.context;
-    // A page of our own: the persistent context's first tab may still be loading its start page, and
-    // on a loaded machine that navigation aborted the test's first one (net::ERR_ABORTED).
-    page = await context.newPage();
-    // A page load waits for the whole pipeline's process on a loaded machine: time enough for that.
-    page.setDefaultTimeout(60_000);
+    stack = await ConsoleInBrowser.start(env);
+    ({ context, page, consoleUrl } = stack);
+    ingestUrl = stack.pipeline.ingest.url;
   }, 420_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await Promise.all(services.map((s) => s.stop()));
-    services = [];
+    await stack?.stop();
     await Promise.all([failingFirst, healthySecond, broken].map((r) => r?.stop()));
     workspace?.remove();
   });

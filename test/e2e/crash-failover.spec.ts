@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { PipelineProcesses } from '../support/pipeline-processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { WorkspaceFile } from '../support/workspace-file';
+import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
 
-const WRITE_KEY = 'failover-write-key-01';
-const auth = `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`;
+const auth = `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`;
 const PROBE_EVERY_MS = 100;
 
 /**
@@ -22,18 +21,7 @@ describe('failover after a SIGKILL of each consumer service', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    const workspace = new WorkspaceFile({
-      sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
-      destinations: [
-        {
-          id: 'hooks',
-          type: 'Webhooks',
-          enabled: true,
-          sources: ['web'],
-          settings: { webhooks: [{ url: receiver.url() }] },
-        },
-      ],
-    });
+    const workspace = new WorkspaceFile(simpleWorkspace([receiver.url()]));
     processes = await PipelineProcesses.start({
       KAFKA_BROKERS: testBrokers(),
       TOPIC_NAMESPACE: freshNamespace('failover'),

@@ -2,9 +2,7 @@ import { Analytics } from '@switchyard/analytics';
 import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { PipelineProcesses, SERVICES } from '../support/pipeline-processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { WorkspaceFile } from '../support/workspace-file';
-
-const WRITE_KEY = 'rolling-write-key-01';
+import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
 
 /**
  * The shutdown promise: SIGTERM on any service stops taking work, finishes what is in flight,
@@ -17,18 +15,7 @@ describe('rolling restart of every service under load', () => {
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    const workspace = new WorkspaceFile({
-      sources: [{ id: 'web', name: 'Web', writeKey: WRITE_KEY }],
-      destinations: [
-        {
-          id: 'hooks',
-          type: 'Webhooks',
-          enabled: true,
-          sources: ['web'],
-          settings: { webhooks: [{ url: receiver.url() }] },
-        },
-      ],
-    });
+    const workspace = new WorkspaceFile(simpleWorkspace([receiver.url()]));
     processes = await PipelineProcesses.start({
       KAFKA_BROKERS: testBrokers(),
       TOPIC_NAMESPACE: freshNamespace('rolling'),
@@ -45,7 +32,7 @@ describe('rolling restart of every service under load', () => {
 
   it('delivers every accepted event while ingest, router and delivery are each restarted with SIGTERM', async () => {
     const pipeline = processes!;
-    const client = new Analytics(WRITE_KEY, {
+    const client = new Analytics(TEST_WRITE_KEY, {
       // A restarted ingest listens on the same port.
       endpoint: pipeline.ingest.url,
       flushAt: 20,

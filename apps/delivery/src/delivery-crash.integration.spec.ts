@@ -1,7 +1,7 @@
 import { topicNames } from '@switchyard/contracts';
 import { freshNamespace, testKafka } from '../../../test/support/kafka-test-kit';
 import { freePort, ServiceProcess } from '../../../test/support/service-process';
-import { deliveryEnv, job, JobProducer, Receiver, writeWorkspace } from '../test-support/delivery-harness';
+import { deliveryEnv, job, JobProducer, TestCleanups } from '../test-support/delivery-harness';
 
 /** Runs delivery as its own process (as in production); resolves once it is ready (group joined). */
 async function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
@@ -14,18 +14,13 @@ async function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
 }
 
 describe('delivery process crashes and restarts', () => {
-  const cleanups: Array<() => Promise<unknown> | unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const cleanups = new TestCleanups();
 
   it('delivers every job after a SIGKILL mid-flight (at-least-once, nothing lost)', async () => {
     const jobs = Array.from({ length: 40 }, (_, i) => job('dest-a', i));
     // Slow answers keep many requests in flight when the process dies.
-    const hook = await Receiver.start(() => ({ status: 200, afterMs: 150 }));
-    cleanups.push(() => hook.close());
-    const workspace = writeWorkspace([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
-    cleanups.push(workspace.remove);
+    const hook = await cleanups.receiver(() => ({ status: 200, afterMs: 150 }));
+    const workspace = cleanups.workspace([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
     const namespace = freshNamespace('crash');
     const env = deliveryEnv(namespace, workspace.path, {
       DELIVERY_REQUEST_TIMEOUT_MS: '2000',
@@ -34,9 +29,9 @@ describe('delivery process crashes and restarts', () => {
     });
 
     const first = await spawnDelivery(env);
-    cleanups.push(() => first.stop('SIGKILL'));
+    cleanups.add(() => first.stop('SIGKILL'));
     const producer = await JobProducer.connect(namespace);
-    cleanups.push(() => producer.close());
+    cleanups.add(() => producer.close());
     await producer.send(...jobs);
     await hook.waitForRequests(10);
     await first.stop('SIGKILL');
@@ -44,7 +39,7 @@ describe('delivery process crashes and restarts', () => {
     expect(seenBeforeRestart.size).toBeLessThan(jobs.length);
 
     const second = await spawnDelivery(env);
-    cleanups.push(() => second.stop('SIGTERM'));
+    cleanups.add(() => second.stop('SIGTERM'));
     const delivered = () =>
       new Set(hook.requests.map((r) => JSON.parse(r.rawBody.toString()).messageId as string));
     while (delivered().size < jobs.length) await hook.waitForRequests(hook.requests.length + 1, 30_000);
@@ -52,10 +47,8 @@ describe('delivery process crashes and restarts', () => {
   });
 
   it('on SIGTERM finishes in-flight requests, commits past them and exits', async () => {
-    const hook = await Receiver.start(() => ({ status: 200, afterMs: 300 }));
-    cleanups.push(() => hook.close());
-    const workspace = writeWorkspace([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
-    cleanups.push(workspace.remove);
+    const hook = await cleanups.receiver(() => ({ status: 200, afterMs: 300 }));
+    const workspace = cleanups.workspace([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
     const namespace = freshNamespace('term');
     const env = deliveryEnv(namespace, workspace.path, {
       DELIVERY_REQUEST_TIMEOUT_MS: '2000',
@@ -65,9 +58,9 @@ describe('delivery process crashes and restarts', () => {
     const jobs = Array.from({ length: 5 }, (_, i) => job('dest-a', i));
 
     const service = await spawnDelivery(env);
-    cleanups.push(() => service.stop('SIGKILL'));
+    cleanups.add(() => service.stop('SIGKILL'));
     const producer = await JobProducer.connect(namespace);
-    cleanups.push(() => producer.close());
+    cleanups.add(() => producer.close());
     await producer.send(...jobs);
     // Every request has arrived and none is answered yet (300 ms): SIGTERM lands mid-flight.
     await hook.waitForRequests(jobs.length);
@@ -75,7 +68,7 @@ describe('delivery process crashes and restarts', () => {
 
     const admin = testKafka().admin();
     await admin.connect();
-    cleanups.push(() => admin.disconnect());
+    cleanups.add(() => admin.disconnect());
     const topic = topicNames(namespace).deliveries;
     const ends = await admin.fetchTopicOffsets(topic);
     const [committed] = await admin.fetchOffsets({ groupId: `${namespace}.delivery`, topics: [topic] });

@@ -1,62 +1,19 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DeliveryJob, topicNames } from '@switchyard/contracts';
 import { verifySignature } from '@switchyard/webhooks';
-import { deliveryJobView, freshNamespace, TopicReader } from '../../../test/support/kafka-test-kit';
 import { DELIVERY_RECORD_HEADERS as DELIVERY_HEADERS } from '@switchyard/contracts';
 import {
-  deliveryEnv,
   job,
-  JobProducer,
-  Receiver,
-  ReceiverAnswer,
   selfSignedCertificate,
-  startDeliveryIn,
+  startDeliveryWorld,
+  TestCleanups,
   WebhookDestination,
-  writeWorkspace,
 } from '../test-support/delivery-harness';
 
 const ADMIN_TOKEN = 'admin-token-for-tests-0001';
 
-/** One delivery service on a fresh namespace, its receivers, a job producer and readers of its retry and dead-letter topics. */
-interface World {
-  app: NestFastifyApplication;
-  baseUrl: string;
-  producer: JobProducer;
-  dead: TopicReader<DeliveryJob>;
-  retries: TopicReader<DeliveryJob>;
-}
-
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function receiver(
-  answer: (index: number) => ReceiverAnswer,
-  tls?: { key: string; cert: string },
-): Promise<Receiver> {
-  const r = await Receiver.start((_req, index) => answer(index), tls);
-  cleanups.push(() => r.close());
-  return r;
-}
-
-async function world(destinations: WebhookDestination[], env: Record<string, string> = {}): Promise<World> {
-  const namespace = freshNamespace('delivery');
-  const workspace = writeWorkspace(destinations);
-  cleanups.push(workspace.remove);
-  const { app, baseUrl } = await startDeliveryIn(
-    deliveryEnv(namespace, workspace.path, { ADMIN_TOKEN, ...env }),
-  );
-  cleanups.push(() => app.close());
-  const topics = topicNames(namespace);
-  const producer = await JobProducer.connect(namespace);
-  cleanups.push(() => producer.close());
-  const dead = await TopicReader.start([topics.deliveriesDead], deliveryJobView);
-  cleanups.push(() => dead.stop());
-  const retries = await TopicReader.start([topics.retry(1), topics.retry(2)], deliveryJobView);
-  cleanups.push(() => retries.stop());
-  return { app, baseUrl, producer, dead, retries };
-}
+const cleanups = new TestCleanups();
+const receiver = cleanups.receiver.bind(cleanups);
+const world = (destinations: WebhookDestination[], env: Record<string, string> = {}) =>
+  startDeliveryWorld(cleanups, 'delivery', destinations, { ADMIN_TOKEN, ...env });
 
 describe('delivery service (real Kafka, real receivers)', () => {
   it('POSTs the job body with the configured headers and a signature the receiver recomputes over the raw body', async () => {

@@ -1,57 +1,21 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Workspace } from '@switchyard/config';
-import { DELIVERY_RECORD_HEADERS as H, DeliveryJob, topicNames } from '@switchyard/contracts';
-import { deliveryJobView, freshNamespace, TopicReader } from '../../../test/support/kafka-test-kit';
-import { WorkspaceFile } from '../../../test/support/workspace-file';
+import { DELIVERY_RECORD_HEADERS as H } from '@switchyard/contracts';
 import {
-  deliveryEnv,
   job,
-  JobProducer,
-  Receiver,
-  ReceiverAnswer,
-  startDeliveryIn,
+  startDeliveryWorld,
+  TestCleanups,
   WebhookDestination,
   workspaceConfig,
-  writeWorkspace,
 } from '../test-support/delivery-harness';
 
-interface World {
-  app: NestFastifyApplication;
-  workspace: WorkspaceFile;
-  producer: JobProducer;
-  dead: TopicReader<DeliveryJob>;
-  retries: TopicReader<DeliveryJob>;
-}
-
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function receiver(answer: (index: number) => ReceiverAnswer): Promise<Receiver> {
-  const r = await Receiver.start((_req, index) => answer(index));
-  cleanups.push(() => r.close());
-  return r;
-}
-
+const cleanups = new TestCleanups();
+const receiver = cleanups.receiver.bind(cleanups);
 /** One delivery service whose every request reaches its receiver (no circuit breaking), and readers of its retry and dead-letter topics. */
-async function world(destinations: WebhookDestination[], env: Record<string, string> = {}): Promise<World> {
-  const namespace = freshNamespace('policy');
-  const workspace = writeWorkspace(destinations);
-  cleanups.push(workspace.remove);
-  const { app } = await startDeliveryIn(
-    deliveryEnv(namespace, workspace.path, { DELIVERY_BREAKER_FAILURE_THRESHOLD: '1000', ...env }),
-  );
-  cleanups.push(() => app.close());
-  const topics = topicNames(namespace);
-  const producer = await JobProducer.connect(namespace);
-  cleanups.push(() => producer.close());
-  const dead = await TopicReader.start([topics.deliveriesDead], deliveryJobView);
-  cleanups.push(() => dead.stop());
-  const retries = await TopicReader.start([topics.retry(1), topics.retry(2)], deliveryJobView);
-  cleanups.push(() => retries.stop());
-  return { app, workspace, producer, dead, retries };
-}
+const world = (destinations: WebhookDestination[], env: Record<string, string> = {}) =>
+  startDeliveryWorld(cleanups, 'policy', destinations, {
+    DELIVERY_BREAKER_FAILURE_THRESHOLD: '1000',
+    ...env,
+  });
 
 const of = (destinationId: string) => (r: { headers: Record<string, string> }) =>
   r.headers[H.destinationId] === destinationId;

@@ -1,25 +1,20 @@
 import { eventually, freshNamespace } from '../../../test/support/kafka-test-kit';
 import { sampleValue, scrape } from '../../../test/support/prometheus-text';
 import { freePort, ServiceProcess } from '../../../test/support/service-process';
-import { deliveryEnv, job, JobProducer, Receiver, writeWorkspace } from '../test-support/delivery-harness';
+import { deliveryEnv, job, JobProducer, TestCleanups } from '../test-support/delivery-harness';
 
 const PER_SECOND = 50;
 const BURST = 10;
 const JOBS = 300;
 
 describe('a rate limit held across delivery processes (real Kafka, real receiver)', () => {
-  const cleanups: Array<() => Promise<unknown> | unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const cleanups = new TestCleanups();
 
   it('three processes together never send one destination more than perSecond × elapsed + burst', async () => {
-    const hook = await Receiver.start(() => 200);
-    cleanups.push(() => hook.close());
-    const workspace = writeWorkspace([
+    const hook = await cleanups.receiver(() => 200);
+    const workspace = cleanups.workspace([
       { id: 'limited', webhooks: [{ url: hook.url }], rateLimit: { perSecond: PER_SECOND, burst: BURST } },
     ]);
-    cleanups.push(workspace.remove);
     const namespace = freshNamespace('rate');
     // Six partitions per topic, so three members each own a share; retry tiers long enough that a
     // throttled job waits for its slot in one of them rather than asking again and again.
@@ -31,7 +26,7 @@ describe('a rate limit held across delivery processes (real Kafka, real receiver
     const processes: ServiceProcess[] = [];
     for (let i = 0; i < 3; i++) {
       const process = await ServiceProcess.start('delivery', await freePort(), env);
-      cleanups.push(() => process.stop('SIGTERM'));
+      cleanups.add(() => process.stop('SIGTERM'));
       processes.push(process);
     }
     // The group has settled once the three shares of the limit add up to the whole.
@@ -49,7 +44,7 @@ describe('a rate limit held across delivery processes (real Kafka, real receiver
     );
 
     const producer = await JobProducer.connect(namespace);
-    cleanups.push(() => producer.close());
+    cleanups.add(() => producer.close());
     await producer.send(...Array.from({ length: JOBS }, (_, i) => job('limited', i)));
     const requests = await hook.waitForRequests(JOBS, 120_000);
 

@@ -10,7 +10,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DeliveryJob, deliveryJobId, deliveryKey, newJobHeaders, topicNames } from '@switchyard/contracts';
 import { listeningPort } from '@switchyard/service';
 import { createLogger } from '@switchyard/telemetry';
-import { testKafka } from '../../../test/support/kafka-test-kit';
+import {
+  deliveryJobView,
+  freshNamespace,
+  testKafka,
+  TopicReader,
+} from '../../../test/support/kafka-test-kit';
 import { testServiceEnv } from '../../../test/support/service-env';
 import { WorkspaceFile } from '../../../test/support/workspace-file';
 import { deliverySettingsFromEnv } from '../src/delivery-settings';
@@ -247,4 +252,70 @@ export class JobProducer {
   close(): Promise<void> {
     return this.producer.disconnect();
   }
+}
+
+/**
+ * What a test sets up, taken down after it, newest first. Make one per spec file (or describe):
+ * it registers its own afterEach.
+ */
+export class TestCleanups {
+  private readonly steps: Array<() => unknown> = [];
+
+  constructor() {
+    afterEach(async () => {
+      for (const step of this.steps.splice(0).reverse()) await step();
+    });
+  }
+
+  add(step: () => unknown): void {
+    this.steps.push(step);
+  }
+
+  /** A receiver answering its `index`th request from `answer`, closed after the test. */
+  async receiver(
+    answer: (index: number) => ReceiverAnswer,
+    tls?: { key: string; cert: string },
+  ): Promise<Receiver> {
+    const receiver = await Receiver.start((_request, index) => answer(index), tls);
+    this.add(() => receiver.close());
+    return receiver;
+  }
+
+  /** A workspace file holding `destinations`, removed after the test. */
+  workspace(destinations: WebhookDestination[]): WorkspaceFile {
+    const workspace = writeWorkspace(destinations);
+    this.add(workspace.remove);
+    return workspace;
+  }
+}
+
+/** One delivery service in this process on a fresh namespace, a job producer, and readers of its first two retry topics and its dead-letter topic. */
+export interface DeliveryWorld {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  workspace: WorkspaceFile;
+  producer: JobProducer;
+  dead: TopicReader<DeliveryJob>;
+  retries: TopicReader<DeliveryJob>;
+}
+
+/** Starts a DeliveryWorld for `destinations` (`deliveryEnv` plus `env`); all of it stops after the test. */
+export async function startDeliveryWorld(
+  cleanups: TestCleanups,
+  label: string,
+  destinations: WebhookDestination[],
+  env: Record<string, string> = {},
+): Promise<DeliveryWorld> {
+  const namespace = freshNamespace(label);
+  const workspace = cleanups.workspace(destinations);
+  const { app, baseUrl } = await startDeliveryIn(deliveryEnv(namespace, workspace.path, env));
+  cleanups.add(() => app.close());
+  const topics = topicNames(namespace);
+  const producer = await JobProducer.connect(namespace);
+  cleanups.add(() => producer.close());
+  const dead = await TopicReader.start([topics.deliveriesDead], deliveryJobView);
+  cleanups.add(() => dead.stop());
+  const retries = await TopicReader.start([topics.retry(1), topics.retry(2)], deliveryJobView);
+  cleanups.add(() => retries.stop());
+  return { app, baseUrl, workspace, producer, dead, retries };
 }

@@ -21,7 +21,15 @@ import {
   testResultsPage,
 } from './destination-pages';
 import { DestinationTester } from './destination-tester';
-import { ifMatchOf, messageOf, PageAnswer, PageResponder, problemsOf } from './page-replies';
+import {
+  DeletionPages,
+  ifMatchOf,
+  messageOf,
+  PageAnswer,
+  PageDeletion,
+  PageResponder,
+  problemsOf,
+} from './page-replies';
 import { destinationPage } from './pages';
 
 /** Refusals the form shows beside the values posted, so nothing has to be typed again. */
@@ -32,11 +40,19 @@ const ATTEMPTS_SHOWN = 200;
 
 /**
  * The Destinations pages: the list with each one's health, a destination's setup and attempts,
- * its form (create and edit), delete, and the test event.
+ * its form (create and edit), delete (the routes DeletionPages shares), and the test event.
  */
 @Controller('destinations')
-export class DestinationPagesController {
-  private readonly pages: PageResponder;
+export class DestinationPagesController extends DeletionPages {
+  protected readonly pages: PageResponder;
+  protected readonly deletion: PageDeletion = {
+    kind: 'destination',
+    listPath: '/destinations',
+    consequence:
+      'Calls stop being forwarded to its URLs at once; retries still waiting go to the dead-letter topic.',
+    revisionOf: (id) => this.admin.getDestination(id).revision,
+    remove: (id, ifMatch, holder) => this.admin.deleteDestination(id, ifMatch, holder),
+  };
 
   constructor(
     private readonly admin: WorkspaceAdmin,
@@ -44,6 +60,7 @@ export class DestinationPagesController {
     private readonly tester: DestinationTester,
     sessions: ConsoleSessions,
   ) {
+    super();
     this.pages = new PageResponder(sessions, views);
   }
 
@@ -151,29 +168,6 @@ export class DestinationPagesController {
       } catch (error) {
         return this.refusedForm(mode, form, holder, mask, error);
       }
-    });
-  }
-
-  @Get(':id/delete')
-  confirmDelete(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.pages.confirmDeletion(
-      request,
-      reply,
-      { kind: 'destination', id, revisionFor: () => this.admin.getDestination(id).revision },
-      'Calls stop being forwarded to its URLs at once; retries still waiting go to the dead-letter topic.',
-    );
-  }
-
-  @Post(':id/delete')
-  delete(
-    @Param('id') id: string,
-    @Body() body: RawInput,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ) {
-    return this.pages.forAdmin(request, reply, async (holder) => {
-      await this.admin.deleteDestination(id, ifMatchOf(body), holder);
-      return { redirect: '/destinations' };
     });
   }
 

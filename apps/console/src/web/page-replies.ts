@@ -1,4 +1,4 @@
-import { HttpException } from '@nestjs/common';
+import { Body, Get, HttpException, Param, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TokenHolder } from '@switchyard/service';
 import type { RawInput } from '../api/query-params';
@@ -139,5 +139,50 @@ export class PageResponder {
     if (!(error instanceof HttpException)) throw error;
     const status = error.getStatus();
     return send(reply, status, errorPage(status, messageOf(error), this.views.sources()));
+  }
+}
+
+/** What deleting one kind of resource from its pages takes. */
+export interface PageDeletion {
+  kind: 'source' | 'destination';
+  /** Where the browser goes once the resource is deleted: its list. */
+  listPath: string;
+  /** What deleting one does, said on the page that asks to confirm it. */
+  consequence: string;
+  revisionOf(id: string, holder: TokenHolder): number;
+  remove(id: string, ifMatch: string | undefined, holder: TokenHolder): Promise<unknown>;
+}
+
+/**
+ * The delete routes a resource's pages share, for its controller to extend: `GET :id/delete` asks
+ * to confirm at the revision it shows, and `POST :id/delete` deletes at that revision (refused
+ * when the resource changed since) and goes back to the list. Admins only.
+ */
+export abstract class DeletionPages {
+  protected abstract readonly pages: PageResponder;
+  protected abstract readonly deletion: PageDeletion;
+
+  @Get(':id/delete')
+  confirmDelete(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const { kind, consequence } = this.deletion;
+    return this.pages.confirmDeletion(
+      request,
+      reply,
+      { kind, id, revisionFor: (holder) => this.deletion.revisionOf(id, holder) },
+      consequence,
+    );
+  }
+
+  @Post(':id/delete')
+  delete(
+    @Param('id') id: string,
+    @Body() body: RawInput,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    return this.pages.forAdmin(request, reply, async (holder) => {
+      await this.deletion.remove(id, ifMatchOf(body), holder);
+      return { redirect: this.deletion.listPath };
+    });
   }
 }

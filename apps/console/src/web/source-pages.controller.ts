@@ -5,7 +5,7 @@ import { ConsoleSessions } from '../auth/console-sessions';
 import { ConsoleSettings } from '../console-settings';
 import { ConsoleViews } from '../console-views';
 import { WorkspaceAdmin } from '../workspace/workspace-admin';
-import { ifMatchOf, messageOf, PageResponder, problemsOf } from './page-replies';
+import { DeletionPages, ifMatchOf, messageOf, PageDeletion, PageResponder, problemsOf } from './page-replies';
 import {
   newSourcePage,
   readSourceForm,
@@ -19,12 +19,21 @@ import {
 const FORM_REFUSALS = new Set([400, 409]);
 
 /**
- * The sources' setup pages: list, create, rotate and retire write keys, delete. A write key is
+ * The sources' setup pages: list, create, rotate and retire write keys, delete (the routes
+ * DeletionPages shares). A write key is
  * shown in full only in the answer to the form that made it.
  */
 @Controller('sources')
-export class SourcePagesController {
-  private readonly pages: PageResponder;
+export class SourcePagesController extends DeletionPages {
+  protected readonly pages: PageResponder;
+  protected readonly deletion: PageDeletion = {
+    kind: 'source',
+    listPath: '/sources',
+    consequence:
+      'Its write keys stop working at once: calls sent with them get 401. A source still connected to a destination cannot be deleted.',
+    revisionOf: (id, holder) => this.admin.getSource(id, holder).revision,
+    remove: (id, ifMatch, holder) => this.admin.deleteSource(id, ifMatch, holder),
+  };
 
   constructor(
     private readonly admin: WorkspaceAdmin,
@@ -32,6 +41,7 @@ export class SourcePagesController {
     private readonly settings: ConsoleSettings,
     sessions: ConsoleSessions,
   ) {
+    super();
     this.pages = new PageResponder(sessions, views);
   }
 
@@ -91,29 +101,6 @@ export class SourcePagesController {
   ) {
     return this.pages.forAdmin(request, reply, async (holder) => {
       await this.admin.retireWriteKey(id, ifMatchOf(body), holder);
-      return { redirect: '/sources' };
-    });
-  }
-
-  @Get(':id/delete')
-  confirmDelete(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.pages.confirmDeletion(
-      request,
-      reply,
-      { kind: 'source', id, revisionFor: (holder) => this.admin.getSource(id, holder).revision },
-      'Its write keys stop working at once: calls sent with them get 401. A source still connected to a destination cannot be deleted.',
-    );
-  }
-
-  @Post(':id/delete')
-  delete(
-    @Param('id') id: string,
-    @Body() body: RawInput,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ) {
-    return this.pages.forAdmin(request, reply, async (holder) => {
-      await this.admin.deleteSource(id, ifMatchOf(body), holder);
       return { redirect: '/sources' };
     });
   }

@@ -1,49 +1,23 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
-import type { Logger } from 'pino';
-import { decodeJson, DeletionRequested, TopicNames, validateDeletionRequested } from '@switchyard/contracts';
-import { Workspace } from '@switchyard/config';
+import { decodeJson, DeletionRequested, validateDeletionRequested } from '@switchyard/contracts';
 import { Span } from '@switchyard/telemetry';
-import { BatchContext, BatchHandler, HandledBatch, tracedOutputs } from '../pipeline/batch-handler';
-import { deadLetter, markDeadLettered } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
 import { deliveryRecords } from '../routing/delivery-records';
-import { LOGGER, TOPICS } from '../router.tokens';
+import { PerRecordHandler } from '../per-record-handler';
 import { deleteNotifications } from './deletion-fan-out';
 
 /** Deletions topic → delete notifications as delivery jobs; unreadable requests → dead letters. */
 @Injectable()
-export class DeletionHandler implements BatchHandler {
-  constructor(
-    private readonly workspace: Workspace,
-    @Inject(TOPICS) private readonly topics: TopicNames,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  async handle(batch: RecordBatch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
-    const outputs = tracedOutputs(batch, consumerGroup, (message, span) => this.fanOut(batch, message, span));
-    return { outputs, changelog: [] };
-  }
-
-  private fanOut(batch: RecordBatch, message: KafkaRecord, span: Span): OutputRecord[] {
+export class DeletionHandler extends PerRecordHandler {
+  protected outputsOf(batch: RecordBatch, message: KafkaRecord, span: Span): OutputRecord[] {
     const decoded = decodeJson<DeletionRequested>(message.value);
     const problems = decoded.ok ? validateDeletionRequested(decoded.value) : [];
     if (!decoded.ok || problems.length > 0) {
       const reason = decoded.ok
         ? `invalid deletion request: ${problems.map((p) => `${p.field}: ${p.reason}`).join('; ')}`
         : decoded.reason;
-      this.logger.warn(
-        { topic: batch.topic, offset: message.offset, reason },
-        'deletion request dead-lettered',
-      );
-      markDeadLettered(span, 'unreadable', reason);
-      return [
-        deadLetter(
-          this.topics.eventsDead,
-          { topic: batch.topic, partition: batch.partition, message },
-          reason,
-        ),
-      ];
+      return [this.deadLettered(batch, message, span, 'unreadable', reason, 'deletion request')];
     }
     const notifications = deleteNotifications(decoded.value, this.workspace);
     this.logger.info(

@@ -1,14 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { KafkaRecord, RecordBatch } from '@switchyard/kafka';
-import type { Logger } from 'pino';
-import { decodeIngestedEvent, TopicNames } from '@switchyard/contracts';
-import { Workspace } from '@switchyard/config';
+import { decodeIngestedEvent } from '@switchyard/contracts';
 import { metric, Counter, Span } from '@switchyard/telemetry';
-import { BatchContext, BatchHandler, HandledBatch, tracedOutputs } from '../pipeline/batch-handler';
-import { deadLetter, markDeadLettered, RouterDeadFailure } from '../pipeline/dead-letter';
+import { RouterDeadFailure } from '../pipeline/dead-letter';
 import { OutputRecord } from '../pipeline/output-record';
 import { routeCall, routedRecords } from '../routing/delivery-records';
-import { LOGGER, TOPICS } from '../router.tokens';
+import { PerRecordHandler } from '../per-record-handler';
 
 const routed = metric('switchyard_router_calls_total', () => {
   const counter = new Counter({
@@ -27,19 +24,8 @@ const jobsProduced = metric(
 
 /** Events topic → one delivery job per receiving destination; unreadable records → dead letters. */
 @Injectable()
-export class EventRoutingHandler implements BatchHandler {
-  constructor(
-    private readonly workspace: Workspace,
-    @Inject(TOPICS) private readonly topics: TopicNames,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  async handle(batch: RecordBatch, { consumerGroup }: BatchContext): Promise<HandledBatch> {
-    const outputs = tracedOutputs(batch, consumerGroup, (message, span) => this.route(batch, message, span));
-    return { outputs, changelog: [] };
-  }
-
-  private route(batch: RecordBatch, message: KafkaRecord, span: Span): OutputRecord[] {
+export class EventRoutingHandler extends PerRecordHandler {
+  protected outputsOf(batch: RecordBatch, message: KafkaRecord, span: Span): OutputRecord[] {
     const read = decodeIngestedEvent(message.value);
     if (!read.ok) return [this.deadLetter(batch, message, span, 'unreadable', read.reason)];
     const { sourceId, call } = read.value;
@@ -67,15 +53,6 @@ export class EventRoutingHandler implements BatchHandler {
     reason: string,
   ): OutputRecord {
     routed.inc({ outcome: 'dead_lettered' });
-    markDeadLettered(span, failure, reason);
-    this.logger.warn(
-      { topic: batch.topic, partition: batch.partition, offset: message.offset, reason },
-      'event dead-lettered',
-    );
-    return deadLetter(
-      this.topics.eventsDead,
-      { topic: batch.topic, partition: batch.partition, message },
-      reason,
-    );
+    return this.deadLettered(batch, message, span, failure, reason, 'event');
   }
 }
