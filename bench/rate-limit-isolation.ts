@@ -113,7 +113,9 @@ const cpuLine = (cpu: Record<string, number>) =>
 async function main(): Promise<void> {
   // Receipts for measureThroughput, which counts them; latency is not what this benchmark measures.
   const receipts: Receipt[] = [];
-  const unlimited = await Receiver.start(() => (receipts.push({ latencyMs: Number.NaN }), 200));
+  const unlimited = await Receiver.start(
+    () => (receipts.push({ sentAtMs: Number.NaN, latencyMs: Number.NaN, receivedAtMs: Date.now() }), 200),
+  );
   const twin = await Receiver.start(() => 200);
   const limited = await Receiver.start(() => 200);
   const workspace = new WorkspaceFile(
