@@ -32,6 +32,31 @@ describe('RateGate', () => {
         expect(j - i + 1).toBeLessThanOrEqual((50 * (sends[j] - sends[i])) / 1000 + 5 + 1e-9);
   });
 
+  it('keeps the requests that leave within perSecond × elapsed + burst when jobs reach their slots late, together', () => {
+    const clock = manualClock(0);
+    const gate = new RateGate(clock, options);
+    const limit = { perSecond: 50, burst: 5 };
+    // Slots reserved 20 ms apart; the jobs holding them arrive in lumps (late timers, a retry topic fetched late).
+    const slots = Array.from({ length: 150 }, () => sendTimes([gate.admit('d', limit)], 0)[0]);
+    let waiting = slots.map((slot) => slot - (slot % 700) + 700);
+    const sent: number[] = [];
+    for (let t = 0; waiting.length > 0; t += 1) {
+      clock.advance(t === 0 ? 0 : 1);
+      waiting = waiting.filter((ready) => ready > t || gate.sendWait('d', limit) > 0 || !sent.push(t));
+    }
+    expect(sent).toHaveLength(150);
+    for (let i = 0; i < sent.length; i++)
+      for (let j = i; j < sent.length; j++)
+        expect(j - i + 1).toBeLessThanOrEqual((50 * (sent[j] - sent[i])) / 1000 + 5 + 1e-9);
+  });
+
+  it('lets a request leave at once when nothing was sent to the destination lately, or it has no limit', () => {
+    const gate = new RateGate(manualClock(0), options);
+    expect(gate.sendWait('d', { perSecond: 1, burst: 1 })).toBe(0);
+    expect(gate.sendWait('d', { perSecond: 1, burst: 1 })).toBe(1000);
+    expect(gate.sendWait('unlimited', undefined)).toBe(0);
+  });
+
   it('gives each instance its share of the limit and the burst', () => {
     const clock = manualClock(0);
     const gate = new RateGate(clock, options);

@@ -26,6 +26,8 @@ export interface RateGateOptions {
 interface Destination {
   /** Theoretical arrival time (GCRA): when the next request would be sent at the steady rate. */
   tat: number;
+  /** The same, over the moments requests actually left (see `sendWait`). */
+  sentTat: number;
   pausedUntil: number;
   /** The fraction of its limit the destination gets after a slow-down, and when that was. */
   factor: number;
@@ -41,7 +43,11 @@ interface Destination {
  * user), so each instance gets about its share of them.
  *
  * Each admitted job reserves its send slot (the generic cell rate algorithm): jobs never race for
- * a token, and a burst of `burst` goes at once after a quiet spell.
+ * a token, and a burst of `burst` goes at once after a quiet spell. Slots are plans: a job may
+ * reach its slot late (a busy event loop's timers, a wait for the destination's concurrency, a
+ * retry topic fetched after its due time), and late jobs would leave together. So the moment a
+ * request leaves is checked against the limit as well (`sendWait`), which keeps the requests of
+ * any second within the limit plus the burst.
  */
 export class RateGate {
   private share = 1;
@@ -68,15 +74,30 @@ export class RateGate {
     const start = Math.max(now, state?.pausedUntil ?? 0);
     if (reservedAt !== undefined || !limit) return this.admitAt(now, start, reservedAt !== undefined);
     const d = state ?? this.track(destinationId, now);
-    const interval = 1000 / (limit.perSecond * this.share * this.factor(d, now));
-    const burst = Math.max(1, (limit.burst ?? Math.max(1, Math.ceil(limit.perSecond))) * this.share);
-    const tolerance = (burst - 1) * interval;
+    const { interval, tolerance } = this.pace(d, limit, now);
     // After a pause the destination starts again at its steady rate, not with a burst.
     const tat = Math.max(d.tat, start > now ? start + tolerance : start);
     const slot = Math.max(start, tat - tolerance);
     if (slot - now > this.options.maxDeferMs) return this.askAgainLater(now);
     d.tat = tat + interval;
     return this.admitAt(now, slot, true);
+  }
+
+  /**
+   * Milliseconds until a request to the destination may leave within its limit, counted over the
+   * requests that did leave; 0 takes that moment, so call it right before sending and again after
+   * waiting.
+   */
+  sendWait(destinationId: string, limit: RateLimit | undefined): number {
+    if (!limit) return 0;
+    const now = this.clock.now();
+    const d = this.destinations.get(destinationId) ?? this.track(destinationId, now);
+    const { interval, tolerance } = this.pace(d, limit, now);
+    const tat = Math.max(d.sentTat, now);
+    const wait = tat - tolerance - now;
+    if (wait > 0) return wait;
+    d.sentTat = tat + interval;
+    return 0;
   }
 
   /** The destination answered 429 or asked to wait: nothing is sent for `retryAfterMs` (default 1 s), and its limit halves, then recovers. */
@@ -87,6 +108,13 @@ export class RateGate {
     if (now - d.slowedAt < HALVING_INTERVAL_MS) return;
     d.factor = Math.max(MIN_FACTOR, this.factor(d, now) / 2);
     d.slowedAt = now;
+  }
+
+  /** The gap between requests at this instance's share of the limit, and how far a burst may run ahead. */
+  private pace(d: Destination, limit: RateLimit, now: number): { interval: number; tolerance: number } {
+    const interval = 1000 / (limit.perSecond * this.share * this.factor(d, now));
+    const burst = Math.max(1, (limit.burst ?? Math.max(1, Math.ceil(limit.perSecond))) * this.share);
+    return { interval, tolerance: (burst - 1) * interval };
   }
 
   /** The destination's current fraction of its limit (1 unless slowed down lately). */
@@ -107,7 +135,7 @@ export class RateGate {
   }
 
   private track(destinationId: string, now: number): Destination {
-    const d = { tat: now, pausedUntil: 0, factor: 1, slowedAt: -Infinity };
+    const d = { tat: now, sentTat: now, pausedUntil: 0, factor: 1, slowedAt: -Infinity };
     this.destinations.set(destinationId, d);
     return d;
   }

@@ -115,9 +115,17 @@ export class DeliveryWorker {
     const limit = destination?.enabled ? destination.settings.rateLimit : undefined;
     const admission = deps.rateGate.admit(destinationId, limit, decodeThrottledUntil(record.headers));
     if (admission.kind === 'defer') return { step: this.throttled(record, admission) };
-    if (admission.waitMs > 0)
-      await new Promise<void>((resolve) => deps.clock.schedule(admission.waitMs, resolve));
-    return deps.limiter.run(destinationId, () => this.attemptInSlot(record));
+    await this.sleep(admission.waitMs);
+    return deps.limiter.run(destinationId, async () => {
+      for (let wait = deps.rateGate.sendWait(destinationId, limit); wait > 0;)
+        wait = await this.sleep(wait).then(() => deps.rateGate.sendWait(destinationId, limit));
+      return this.attemptInSlot(record);
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.deps.clock.schedule(ms, resolve));
   }
 
   /** The job waits for its send slot in the retry topic that fits the wait; its history is unchanged (no attempt was made). */
