@@ -100,11 +100,13 @@ describe('setting up sources and destinations in the console, in a real browser'
 
   /**
    * Clicks a form's button and waits for the answer to show `expected`. A change is a Kafka
-   * transaction the broker must acknowledge: on a loaded machine that is slow, so the wait is long;
-   * an answer that shows an error instead fails at once, saying what the page said.
+   * transaction the broker must acknowledge: on a loaded machine that is slow (a starved broker
+   * has taken over 30 s to answer one produce request), so both the click, which waits for the
+   * form's answer, and the wait for the page are long; an answer that shows an error instead fails
+   * at once, saying what the page said.
    */
   const submit = async (button: string, expected: string) => {
-    await page.click(button);
+    await page.click(button, { timeout: 150_000 });
     await page.locator(`${expected}, .error`).first().waitFor({ timeout: 150_000 });
     const error = page.locator('.error');
     if ((await error.count()) > 0)
