@@ -16,7 +16,12 @@ function fakeProducer() {
 }
 
 const record = (topic: string, key: string) => ({ topic, key, value: key });
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+/**
+ * Lets the producer act: first the immediates queued before this call (an idle producer's
+ * dispatch), then the timers due within 5 ms (a linger). A plain 5 ms timer could fire first on a
+ * loaded machine, since the event loop runs due timers before immediates.
+ */
+const tick = () => new Promise((resolve) => setImmediate(() => setTimeout(resolve, 5)));
 
 describe('BatchingProducer', () => {
   it('gathers concurrent sends into one sendBatch with acks = all, grouped by topic', async () => {
