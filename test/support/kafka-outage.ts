@@ -121,7 +121,9 @@ export class KafkaOutage {
       TOPIC_NAMESPACE: freshNamespace(this.options.label),
       TOPIC_PARTITIONS: '2',
       WORKSPACE_CONFIG: this.workspace.path,
-      INGEST_PRODUCE_TIMEOUT_MS: '2000',
+      // Short, so calls during the outage are answered 503 soon; long enough that a returned broker,
+      // slow on a loaded machine, acknowledges the first calls ingest takes once it is ready again.
+      INGEST_PRODUCE_TIMEOUT_MS: '8000',
       // What an operator sees at the default level: the outage and the recovery are told there.
       LOG_LEVEL: 'info',
     }));
