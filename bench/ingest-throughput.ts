@@ -32,11 +32,11 @@ import {
   repoRoot,
   startService,
 } from './bench-kit';
+import { freePort } from '../test/support/service-process';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 32);
 const replicas = Number(process.argv[4] ?? 1);
-const firstPort = 18180;
 // BENCH_TOOLS=go: the closed-loop phases come from bench/go/loadgen instead of this process.
 const loadgenName = process.env.BENCH_TOOLS === 'go' ? 'go' : 'node';
 const writeKey = 'demo-website-write-key';
@@ -250,7 +250,7 @@ async function main() {
   };
   // One after another: the first creates the topics.
   const ingests = [];
-  for (let r = 0; r < replicas; r++) ingests.push(await startService('ingest', env, firstPort + r));
+  for (let r = 0; r < replicas; r++) ingests.push(await startService('ingest', env, await freePort()));
   const pids = ingests.map((ingest) => ingest.child.pid);
   const pool =
     replicas === 1

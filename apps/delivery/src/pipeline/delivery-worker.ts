@@ -117,8 +117,11 @@ export class DeliveryWorker {
     if (admission.kind === 'defer') return { step: this.throttled(record, admission) };
     await this.sleep(admission.waitMs);
     return deps.limiter.run(destinationId, async () => {
-      for (let wait = deps.rateGate.sendWait(destinationId, limit); wait > 0;)
-        wait = await this.sleep(wait).then(() => deps.rateGate.sendWait(destinationId, limit));
+      let wait = deps.rateGate.sendWait(destinationId, limit);
+      while (wait > 0) {
+        await this.sleep(wait);
+        wait = deps.rateGate.sendWait(destinationId, limit);
+      }
       return this.attemptInSlot(record);
     });
   }
