@@ -55,12 +55,14 @@ const benchNodeOptions = () =>
  * Starts a service's compiled main (run `npm run build` first) with the production heap flags
  * and malloc settings, as its own process; resolves when /health/ready answers 200.
  * BENCH_NODE_OPTIONS adds flags (e.g. --cpu-prof); INGEST_NODE_FLAGS and its siblings, and the
- * MALLOC_* variables, replace the file's values.
+ * MALLOC_* variables, replace the file's values. `checkout` runs another checkout's build (to
+ * compare two commits), with this checkout's flags.
  */
 export function startService(
   name: ServiceName,
   env: NodeJS.ProcessEnv,
   port: number,
+  checkout?: string,
 ): Promise<ServiceProcess> {
   return ServiceProcess.start(
     name,
@@ -68,6 +70,7 @@ export function startService(
     { ...benchMallocEnv(), ...env },
     {
       compiled: true,
+      checkout,
       nodeArgs: flagWords(runtimeSetting(`${name.toUpperCase()}_NODE_FLAGS`)),
       nodeOptions: benchNodeOptions(),
     },
@@ -223,4 +226,25 @@ export function goTool(name: 'loadgen'): string {
     builtGoTools.add(name);
   }
   return binary;
+}
+
+/** Two-sided 95 % quantiles of Student's t for n − 1 degrees of freedom, n = 2…30; beyond, the normal's. */
+const T95 = [
+  12.71, 4.3, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.2, 2.18, 2.16, 2.14, 2.13, 2.12, 2.11, 2.1,
+  2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06, 2.05, 2.05, 2.05,
+];
+
+/**
+ * Alternated rounds' figures (a cost in %, a ratio) as one line: their mean with its 95 % interval,
+ * the median and the range. The interval says whether a small difference is more than the VM's noise.
+ */
+export function spreadLine(values: readonly number[], unit = '', digits = 1): string {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((a, v) => a + (v - mean) ** 2, 0) / (values.length - 1);
+  const halfWidth = (T95[values.length - 2] ?? 1.96) * Math.sqrt(variance / values.length);
+  const sorted = [...values].sort((a, b) => a - b);
+  const median =
+    (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
+  const n = (v: number) => `${fmt(v, digits)}${unit}`;
+  return `mean ${n(mean)} ± ${fmt(halfWidth, digits)} (95 % interval), median ${n(median)}, rounds ${n(sorted[0])} to ${n(sorted[sorted.length - 1])}`;
 }

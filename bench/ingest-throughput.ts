@@ -22,7 +22,6 @@ import { BalancedPool, Pool } from 'undici';
 import { localKafkaBrokers } from '@switchyard/config';
 import {
   cpuSeconds,
-  fillerText,
   fmt,
   goTool,
   localBrokerPid,
@@ -32,6 +31,7 @@ import {
   repoRoot,
   startService,
 } from './bench-kit';
+import { benchTrackCall, DEMO_SOURCE_AUTH } from './ingest-calls';
 import { freePort } from '../test/support/service-process';
 
 const seconds = Number(process.argv[2] ?? 10);
@@ -39,25 +39,7 @@ const connections = Number(process.argv[3] ?? 32);
 const replicas = Number(process.argv[4] ?? 1);
 // BENCH_TOOLS=go: the closed-loop phases come from bench/go/loadgen instead of this process.
 const loadgenName = process.env.BENCH_TOOLS === 'go' ? 'go' : 'node';
-const writeKey = 'demo-website-write-key';
 const execFileAsync = promisify(execFile);
-const auth = `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`;
-
-function event(i: number) {
-  return {
-    type: 'track',
-    userId: `user-${i % 5000}`,
-    event: 'Order Completed',
-    properties: {
-      orderId: `order-${i}`,
-      revenue: 42.5,
-      currency: 'EUR',
-      items: [{ sku: 'sku-1', qty: 2 }],
-      note: fillerText(220, i),
-    },
-    context: { ip: '203.0.113.7', library: { name: 'bench', version: '1.0.0' } },
-  };
-}
 
 interface ClosedLoopResult {
   requestsPerS: number;
@@ -111,7 +93,7 @@ const nodeClosedLoop: ClosedLoop = async (
       const res = await pool.request({
         path,
         method: 'POST',
-        headers: { 'content-type': contentType, authorization: auth },
+        headers: { 'content-type': contentType, authorization: DEMO_SOURCE_AUTH },
         body: bodies[next++ % bodies.length],
       });
       await res.body.dump();
@@ -159,7 +141,7 @@ const goClosedLoop: ClosedLoop = async (
     '-bodies',
     bodyFile,
     '-auth',
-    auth,
+    DEMO_SOURCE_AUTH,
     '-connections',
     String(concurrency),
     '-seconds',
@@ -206,7 +188,7 @@ async function loadAtRate(
           .request({
             path,
             method: 'POST',
-            headers: { 'content-type': contentType, authorization: auth },
+            headers: { 'content-type': contentType, authorization: DEMO_SOURCE_AUTH },
             body: bodies[sent % bodies.length],
           })
           .then(async (res) => {
@@ -266,10 +248,14 @@ async function main() {
     // and the broker, and every CPU cycle it spends is one ingest cannot use. Ingest assigns the
     // messageIds, so repeating a body still writes distinct calls.
     const batchBodies = Array.from({ length: 64 }, (_, b) =>
-      Buffer.from(JSON.stringify({ batch: Array.from({ length: 100 }, (_, k) => event(b * 100 + k)) })),
+      Buffer.from(
+        JSON.stringify({ batch: Array.from({ length: 100 }, (_, k) => benchTrackCall(b * 100 + k)) }),
+      ),
     );
-    const singleBodies = Array.from({ length: 6400 }, (_, k) => Buffer.from(JSON.stringify(event(k))));
-    const sample = Buffer.byteLength(JSON.stringify(event(0)));
+    const singleBodies = Array.from({ length: 6400 }, (_, k) =>
+      Buffer.from(JSON.stringify(benchTrackCall(k))),
+    );
+    const sample = Buffer.byteLength(JSON.stringify(benchTrackCall(0)));
     await closedLoop(target, json('/v1/batch'), batchBodies, 100, 2, connections); // warm-up
     const batchCpu = await cpuDuring(pids, () =>
       closedLoop(target, json('/v1/batch'), batchBodies, 100, seconds, connections),

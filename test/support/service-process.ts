@@ -7,6 +7,8 @@ const root = join(__dirname, '..', '..');
 export interface ServiceProcessOptions {
   /** Run the build output (`npm run build`) instead of the source through swc: what benchmarks measure. */
   compiled?: boolean;
+  /** With `compiled`: the checkout whose build to run, instead of this one (comparing two commits). */
+  checkout?: string;
   /** Extra Node flags through NODE_OPTIONS (profiling). */
   nodeOptions?: string;
   /** Node flags on the command line, before the entry: V8 heap flags NODE_OPTIONS does not accept. */
@@ -96,11 +98,11 @@ export class ServiceProcess {
         `${name} not started: its test file has finished (a set-up that timed out is still running)`,
       );
     const entry = options.compiled
-      ? [join(root, 'dist', 'apps', name, 'src', 'main.js')]
+      ? [join(options.checkout ?? root, 'dist', 'apps', name, 'src', 'main.js')]
       : ['-r', '@swc-node/register', join(root, 'apps', name, 'src', 'main.ts')];
     const nodeOptions = [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ');
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry], {
-      cwd: root,
+      cwd: options.checkout ?? root,
       env: {
         ...process.env,
         ...TEST_SERVICE_DEFAULTS,
