@@ -206,6 +206,12 @@ export function choiceArg<T extends string>(name: string, choices: readonly [T, 
   return value as T;
 }
 
+/**
+ * The wall clock in fractional milliseconds: event send and receive times, so a latency of a few
+ * milliseconds is not rounded to whole ones at each end.
+ */
+export const preciseNowMs = () => performance.timeOrigin + performance.now();
+
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 

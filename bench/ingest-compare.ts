@@ -1,13 +1,13 @@
 /**
  * This checkout's ingest against another checkout's, so a change can be shown to cost nothing.
  * Both run side by side on the one broker, each in its own topic namespace; the bench sends them
- * turns of the same `/v1/batch` requests (32 in flight), in the order A-B, B-A, … so a VM that
+ * turns of the same `/v1/batch` (or `/v1/track`) requests (32 in flight), in the order A-B, B-A, … so a VM that
  * slows down or speeds up weighs on both alike. It reports, per round and as a mean with its 95 %
  * interval, this checkout's events/s and ingest CPU per request against the other's. CPU per
  * request is the steadier of the two: throughput also moves with what else the VM runs.
  *
- *   npm run bench:ingest-compare -- --against ../before [--rounds 10] [--requests 1500]
- *     [--endpoint batch|track]
+ *   npm run bench:ingest-compare -- --against ../before [--rounds 10] [--endpoint batch|track]
+ *     [--requests 1500 for batch, 30000 for track]
  *
  * The other checkout must be built (`npm run build` there). Both run with this checkout's
  * runtime flags, so the comparison is of the code alone.
@@ -34,8 +34,9 @@ import { benchTrackCall, DEMO_SOURCE_AUTH } from './ingest-calls';
 
 const against = resolve(stringArg('against', ''));
 const rounds = numberArg('rounds', 10);
-const requests = numberArg('requests', 1500);
 const endpoint = choiceArg('endpoint', ['batch', 'track'] as const);
+/** A few seconds of work per turn either way: a batch carries 100 calls. */
+const requests = numberArg('requests', endpoint === 'batch' ? 1500 : 30_000);
 const IN_FLIGHT = 32;
 const EVENTS_PER_BATCH = 100;
 

@@ -3,8 +3,9 @@
  * OpenTelemetry spans the services already make (libs/telemetry), exported over OTLP/HTTP to a
  * collector in the bench (bench/trace-collector.ts). Every process runs on this machine and reads
  * one system clock, so their moments compare directly. The SDK stamps a span's start with
- * Date.now() (whole milliseconds) and its end as start plus a sub-millisecond duration, and the
- * bench stamps its events and receipts the same way: a hop's figure is good to about ±1 ms.
+ * Date.now() (whole milliseconds) and its end as start plus a sub-millisecond duration; the
+ * bench's own moments are truncated to whole milliseconds here to match. A hop's figure is good
+ * to about ±1 ms.
  *
  * One event's chain, from the request the receiver got back to the call ingest took:
  *   receiver's `traceparent` → delivery's webhook request span (undici) → delivery's `process`
@@ -114,14 +115,15 @@ function timeline(receipt: Receipt, spans: SpanIndex): Timeline | string {
   const routerAcknowledged = spans.acknowledged(routerCreate);
   if (routerAcknowledged === undefined) return "router's send span";
   return {
-    sent: receipt.sentAtMs,
+    // Whole milliseconds, as the span start times are, so a hop between the two is not biased.
+    sent: Math.floor(receipt.sentAtMs),
     ingestReceived: ingestRequest.startMs,
     ingestAcknowledged,
     routerFetched: routerProcess.startMs,
     routerAcknowledged,
     deliveryFetched: deliveryProcess.startMs,
     requestSent: request.startMs,
-    receiverReceived: receipt.receivedAtMs,
+    receiverReceived: Math.floor(receipt.receivedAtMs),
     responseAtDelivery: request.endMs,
   };
 }

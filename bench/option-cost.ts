@@ -9,20 +9,26 @@
  * The options (`--option`):
  *  - `attempts-topic`: DELIVERY_ATTEMPTS_TOPIC true against false;
  *  - `filtered-standard`: the destination variant of that name (Standard Webhooks signing and two
- *    filter rules, bench/destination-variants.ts) against plain `segment` signing.
+ *    filter rules, bench/destination-variants.ts) against plain `segment` signing;
+ *  - `build`: this checkout's services against those of another built checkout (`--against`), to
+ *    show a change costs nothing end to end. Both run with this checkout's runtime flags.
  *
- *   npm run bench:cost -- --option attempts-topic|filtered-standard [--rounds 10] [--seconds 10]
- *     [--partitions 6] [--bytes 500]
+ *   npm run bench:cost -- --option attempts-topic|filtered-standard|build [--against ../before]
+ *     [--rounds 10] [--seconds 10] [--partitions 6] [--bytes 500]
  */
+import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { choiceArg, cpuSeconds, fmt, machineSpeedMs, numberArg, spreadLine } from './bench-kit';
+import { resolve } from 'node:path';
+import { choiceArg, cpuSeconds, fmt, machineSpeedMs, numberArg, spreadLine, stringArg } from './bench-kit';
 import { BenchPipeline, measureThroughput, PipelineOptions, startBenchPipeline } from './pipeline-kit';
 
 const rounds = numberArg('rounds', 10);
 const seconds = numberArg('seconds', 10);
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
-const option = choiceArg('option', ['attempts-topic', 'filtered-standard'] as const);
+const option = choiceArg('option', ['attempts-topic', 'filtered-standard', 'build'] as const);
+/** For `--option build`: the other checkout, built, whose pipeline is the side without. */
+const against = resolve(stringArg('against', ''));
 
 type Side = 'without' | 'with';
 
@@ -36,9 +42,14 @@ const SIDES: Record<typeof option, Record<Side, Partial<PipelineOptions>>> = {
     without: { destination: 'segment' },
     with: { destination: 'filtered-standard' },
   },
+  build: { without: { checkout: against }, with: {} },
 };
 
 async function main() {
+  if (option === 'build' && !existsSync(`${against}/dist/apps/delivery/src/main.js`))
+    throw new Error(
+      `--option build needs --against naming a built checkout (npm run build there); got "${against}"`,
+    );
   const start = (side: Side) =>
     startBenchPipeline({ partitions, deliveryReplicas: 1, ...SIDES[option][side] });
   const pipelines: Record<Side, BenchPipeline> = {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { freePort, ServiceProcess } from '../test/support/service-process';
-import { fillerText, startAllInOne, startService } from './bench-kit';
+import { fillerText, preciseNowMs, startAllInOne, startService } from './bench-kit';
 import { benchDestination, DestinationVariant } from './destination-variants';
 import { localKafkaBrokers } from '@switchyard/config';
 
@@ -19,14 +19,11 @@ const writeKey = 'bench-write-key-0001';
 const auth = `Basic ${Buffer.from(`${writeKey}:`).toString('base64')}`;
 
 export interface Receipt {
-  /** When the bench made the event (its `sentAtMs` property), in milliseconds since the epoch. */
+  /** When the bench made the event (its `sentAtMs` property), in milliseconds since the epoch (fractional). */
   sentAtMs: number;
-  /** From the moment the bench made the event to its arrival at the receiver, in whole milliseconds. */
+  /** From the moment the bench made the event to its arrival at the receiver, in milliseconds (fractional). */
   latencyMs: number;
-  /**
-   * When the receiver had the whole request, in whole milliseconds since the epoch: the clock, and
-   * the rounding, the services' span start times have, so a hop between the two is not biased.
-   */
+  /** When the receiver had the whole request, in milliseconds since the epoch (fractional). */
   receivedAtMs: number;
   /** The span id the request's `traceparent` names (delivery's request span), when tracing is on. */
   requestSpanId?: string;
@@ -41,6 +38,8 @@ export interface PipelineOptions {
   allInOne?: boolean;
   /** Settings for every service of this pipeline, beside the bench's own (e.g. DELIVERY_ATTEMPTS_TOPIC). */
   env?: NodeJS.ProcessEnv;
+  /** Run another built checkout's split services instead of this one's (comparing two commits). */
+  checkout?: string;
 }
 
 export interface BenchPipeline {
@@ -59,7 +58,7 @@ export function benchEvent(i: number, bytes: number) {
     type: 'track',
     userId: `user-${i % 10_000}`,
     event: 'Order Completed',
-    properties: { sentAtMs: Date.now(), orderId: `o-${i}`, pad: fillerText(Math.max(0, bytes - 200), i) },
+    properties: { sentAtMs: preciseNowMs(), orderId: `o-${i}`, pad: fillerText(Math.max(0, bytes - 200), i) },
   };
 }
 
@@ -84,7 +83,7 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
   // Free ports, so benchmarks run side by side (or beside npm start) never reach each other's services.
   const procs: Record<string, ServiceProcess> = options.allInOne
     ? { 'all-in-one': await startAllInOne(['ingest', 'router', 'delivery'], env) }
-    : await startSplitServices(env, options.deliveryReplicas);
+    : await startSplitServices(env, options.deliveryReplicas, options.checkout);
   const ingest = procs.ingest ?? procs['all-in-one'];
   const pool = new Pool(ingest.url, { connections: 16 });
   return {
@@ -111,12 +110,13 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
 async function startSplitServices(
   env: NodeJS.ProcessEnv,
   deliveryReplicas: number,
+  checkout?: string,
 ): Promise<Record<string, ServiceProcess>> {
-  const ingest = await startService('ingest', env, await freePort());
-  const router = await startService('router', env, await freePort());
-  const deliveries = await Promise.all(
-    Array.from({ length: deliveryReplicas }, async () => startService('delivery', env, await freePort())),
-  );
+  const start = async (name: 'ingest' | 'router' | 'delivery') =>
+    startService(name, env, await freePort(), checkout);
+  const ingest = await start('ingest');
+  const router = await start('router');
+  const deliveries = await Promise.all(Array.from({ length: deliveryReplicas }, () => start('delivery')));
   return {
     ingest,
     router,
@@ -132,7 +132,7 @@ async function startReceiver() {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const receivedAtMs = Date.now();
+      const receivedAtMs = preciseNowMs();
       const traceparent = req.headers.traceparent;
       const sentAt = sentAtMs(Buffer.concat(chunks).toString('latin1'));
       receipts.push({
@@ -160,9 +160,7 @@ async function startReceiver() {
  */
 function sentAtMs(body: string): number {
   const at = body.indexOf(SENT_AT_KEY);
-  return at < 0
-    ? Number.NaN
-    : parseInt(body.slice(at + SENT_AT_KEY.length, at + SENT_AT_KEY.length + 16), 10);
+  return at < 0 ? Number.NaN : parseFloat(body.slice(at + SENT_AT_KEY.length, at + SENT_AT_KEY.length + 24));
 }
 const SENT_AT_KEY = '"sentAtMs":';
 
