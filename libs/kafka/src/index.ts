@@ -12,3 +12,4 @@ export * from './consumer-restarter';
 export * from './client-availability';
 export * from './kafka-startup';
 export * from './topic-replica';
+export * from './producer-connection';

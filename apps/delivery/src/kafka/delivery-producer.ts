@@ -6,9 +6,11 @@ import {
   BatchingProducer,
   compressionType,
   DEFAULT_BATCHING,
+  followProducerConnection,
   KafkaClient,
   KafkaConnection,
   KafkaProducer,
+  ProducerConnection,
   startKafka,
 } from '@switchyard/kafka';
 import { AttemptLog } from '../attempts/attempt-log';
@@ -28,7 +30,7 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
   readonly attemptLog: AttemptLog | undefined;
   private readonly producer: KafkaProducer;
   private readonly batching: BatchingProducer;
-  private connected = false;
+  private readonly producerConnection: ProducerConnection;
 
   constructor(
     @Inject(KAFKA_CLIENT) private readonly kafka: KafkaClient,
@@ -56,12 +58,11 @@ export class DeliveryProducer implements OnModuleInit, BeforeApplicationShutdown
           logger,
         )
       : undefined;
-    this.producer.on(this.producer.events.CONNECT, () => (this.connected = true));
-    this.producer.on(this.producer.events.DISCONNECT, () => (this.connected = false));
+    this.producerConnection = followProducerConnection(this.producer);
   }
 
   get isConnected(): boolean {
-    return this.connected;
+    return this.producerConnection.connected;
   }
 
   /** Sends a job's retry or dead-letter records, batched with other jobs'. */

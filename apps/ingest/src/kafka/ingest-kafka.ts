@@ -7,6 +7,7 @@ import {
   BrokerProbe,
   compressionType,
   DEFAULT_BATCHING,
+  followProducerConnection,
   KafkaClient,
   KafkaConnection,
   KafkaProducer,
@@ -28,7 +29,6 @@ export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
   private readonly producer: KafkaProducer;
   private readonly probe: BrokerProbe;
   readonly batching: BatchingProducer;
-  private connected = false;
 
   constructor(
     @Inject(KAFKA_CLIENT) private readonly kafka: KafkaClient,
@@ -50,9 +50,11 @@ export class IngestKafka implements OnModuleInit, OnApplicationShutdown {
       { name: 'ingest-producer', logger },
     );
     this.probe = new BrokerProbe(kafka);
-    this.producer.on(this.producer.events.DISCONNECT, () => (this.connected = false));
-    this.producer.on(this.producer.events.CONNECT, () => (this.connected = true));
-    readiness.register('kafka', () => this.connected && this.probe.reachable && this.batching.writing);
+    const producerConnection = followProducerConnection(this.producer);
+    readiness.register(
+      'kafka',
+      () => producerConnection.connected && this.probe.reachable && this.batching.writing,
+    );
   }
 
   async onModuleInit(): Promise<void> {
