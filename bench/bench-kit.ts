@@ -151,19 +151,27 @@ export function machineSpeedMs(): number {
   return run(20_000);
 }
 
-/** Peak resident set size (VmHWM) of a live process, in MB. */
-export function peakRssMb(pid: number | undefined): number {
+/** One `/proc/<pid>/status` field in kB, as MB; NaN when the process or the field is gone. */
+function statusMb(pid: number | undefined, field: string): number {
   if (!pid) return NaN;
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
 }
 
+/** Peak resident set size (VmHWM) of a live process, in MB. */
+export const peakRssMb = (pid: number | undefined): number => statusMb(pid, 'VmHWM');
+
 /** Resident set size (VmRSS) of a live process now, in MB. */
-export function rssMb(pid: number | undefined): number {
-  if (!pid) return NaN;
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : NaN;
-}
+export const rssMb = (pid: number | undefined): number => statusMb(pid, 'VmRSS');
+
+/**
+ * A live process's resident memory by kind, in MB: anonymous (its heaps: V8's and malloc's) and
+ * file-backed (the Node binary's and libraries' pages, which processes on one node share).
+ */
+export const rssPartsMb = (pid: number | undefined) => ({
+  anonymous: statusMb(pid, 'RssAnon'),
+  fileBacked: statusMb(pid, 'RssFile'),
+});
 
 /** The local broker's pid (`scripts/kafka/kafka.sh start`), when it runs on this machine. */
 export function localBrokerPid(): number | undefined {

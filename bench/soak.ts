@@ -24,6 +24,7 @@ import {
   peakRssMb,
   percentile,
   rssMb,
+  rssPartsMb,
 } from './bench-kit';
 import { benchEvent, startBenchPipeline, waitUntil } from './pipeline-kit';
 import { ServiceProcess } from '../test/support/service-process';
@@ -136,10 +137,11 @@ async function main() {
       const steady = all.slice(-Math.max(1, Math.min(60_000 / reportEveryMs, Math.ceil(all.length / 2))));
       const peak = peakRssMb(procs[n].child.pid);
       const over = Math.max(median(steady.map((s) => s.rss)), peak) > RSS_TARGET_MB;
+      const { anonymous, fileBacked } = rssPartsMb(procs[n].child.pid);
       console.log(
         `${n.padEnd(10)} RSS steady ${fmt(median(steady.map((s) => s.rss)))} MB, peak ${fmt(peak)} MB; heap in use steady ${fmt(
           median(steady.map((s) => s.heap)),
-        )} MB, peak ${fmt(Math.max(...all.map((s) => s.heap)))} MB${over ? `: over the ${RSS_TARGET_MB} MB target` : ''}`,
+        )} MB, peak ${fmt(Math.max(...all.map((s) => s.heap)))} MB; at the end ${fmt(anonymous)} MB anonymous, ${fmt(fileBacked)} MB file-backed${over ? `: over the ${RSS_TARGET_MB} MB target` : ''}`,
       );
     }
   } finally {
