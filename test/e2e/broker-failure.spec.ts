@@ -120,6 +120,8 @@ describe('a broker dies', () => {
   });
 
   describe('the only broker', () => {
+    /** The users the calls below come from: their keys spread the calls over both partitions. */
+    const LOAD_USERS = 10;
     let broker: LocalKafka | undefined;
     let pipeline: PipelineProcesses | undefined;
 
@@ -140,17 +142,23 @@ describe('a broker dies', () => {
         INGEST_PRODUCE_TIMEOUT_MS: '5000',
       });
       // A first write to a broker that has just started (connections, metadata, leaders) took longer than
-      // a 2 s produce timeout in a stressed CI run, and 28 of the 60 calls below got 503: wait until one is written.
-      await eventually(
-        async () => (await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, 'single-warm-up')).status === 200,
-        60_000,
-        'ingest writing to the fresh broker',
-      );
+      // a 2 s produce timeout in a stressed CI run, and 28 of the 60 calls below got 503; so did the first
+      // write to a partition not yet written (4 calls, in two runs). Wait until every user of the load
+      // below, and so every partition, has had one call written.
+      for (let user = 0; user < LOAD_USERS; user++) {
+        await eventually(
+          async () =>
+            (await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, `single-warm-up-${user}`, `user-${user}`))
+              .status === 200,
+          60_000,
+          `ingest writing user-${user}'s calls to the fresh broker`,
+        );
+      }
       const before = await runTrackLoad({
         ingestUrl: pipeline.ingest.url,
         writeKey: TEST_WRITE_KEY,
         total: 60,
-        users: 10,
+        users: LOAD_USERS,
         concurrency: 4,
         pauseMs: 0,
         prefix: 'single-before',
@@ -172,7 +180,7 @@ describe('a broker dies', () => {
         ingestUrl: pipeline.ingest.url,
         writeKey: TEST_WRITE_KEY,
         total: 24,
-        users: 10,
+        users: LOAD_USERS,
         concurrency: 8,
         pauseMs: 0,
         prefix: 'single-down',
