@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { freePort, ServiceProcess } from '../test/support/service-process';
 
 export const repoRoot = join(__dirname, '..');
@@ -64,6 +64,8 @@ export function startService(
   port: number,
   checkout?: string,
 ): Promise<ServiceProcess> {
+  if (checkout && !existsSync(join(checkout, 'dist', 'apps', name, 'src', 'main.js')))
+    throw new Error(`${checkout} has no build of ${name}: run npm run build there`);
   return ServiceProcess.start(
     name,
     port,
@@ -205,6 +207,13 @@ export function numberArg(name: string, fallback: number): number {
 export function stringArg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+
+/** The other checkout `--against` names, as an absolute path: the build a comparison runs beside this one. */
+export function againstArg(): string {
+  const path = stringArg('against', '');
+  if (!path) throw new Error('--against must name another checkout of Switchyard, built (npm run build)');
+  return resolve(path);
 }
 
 /** The word after `--name` on the command line, one of `choices` (the first when absent). */

@@ -13,13 +13,12 @@
  * runtime flags, so the comparison is of the code alone.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { resolve } from 'node:path';
 import { Pool } from 'undici';
 import { localKafkaBrokers } from '@switchyard/config';
 import { ServiceProcess, freePort } from '../test/support/service-process';
 import {
+  againstArg,
   choiceArg,
   cpuSeconds,
   fmt,
@@ -28,11 +27,10 @@ import {
   repoRoot,
   spreadLine,
   startService,
-  stringArg,
 } from './bench-kit';
 import { benchTrackCall, DEMO_SOURCE_AUTH } from './ingest-calls';
 
-const against = resolve(stringArg('against', ''));
+const against = againstArg();
 const rounds = numberArg('rounds', 10);
 const endpoint = choiceArg('endpoint', ['batch', 'track'] as const);
 /** A few seconds of work per turn either way: a batch carries 100 calls. */
@@ -99,8 +97,6 @@ async function turn({ service, pool }: Side, count: number) {
 }
 
 async function main() {
-  if (!existsSync(`${against}/dist/apps/ingest/src/main.js`))
-    throw new Error(`--against must name a built checkout (run npm run build there); got "${against}"`);
   const sides = { here: await startSide(repoRoot), there: await startSide(against) };
   try {
     // One turn each warms the JIT, the connections and the topics; not counted.

@@ -16,10 +16,8 @@
  *   npm run bench:cost -- --option attempts-topic|filtered-standard|build [--against ../before]
  *     [--rounds 10] [--seconds 10] [--partitions 6] [--bytes 500]
  */
-import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { resolve } from 'node:path';
-import { choiceArg, cpuSeconds, fmt, machineSpeedMs, numberArg, spreadLine, stringArg } from './bench-kit';
+import { againstArg, choiceArg, cpuSeconds, fmt, machineSpeedMs, numberArg, spreadLine } from './bench-kit';
 import { BenchPipeline, measureThroughput, PipelineOptions, startBenchPipeline } from './pipeline-kit';
 
 const rounds = numberArg('rounds', 10);
@@ -27,8 +25,6 @@ const seconds = numberArg('seconds', 10);
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
 const option = choiceArg('option', ['attempts-topic', 'filtered-standard', 'build'] as const);
-/** For `--option build`: the other checkout, built, whose pipeline is the side without. */
-const against = resolve(stringArg('against', ''));
 
 type Side = 'without' | 'with';
 
@@ -42,14 +38,10 @@ const SIDES: Record<typeof option, Record<Side, Partial<PipelineOptions>>> = {
     without: { destination: 'segment' },
     with: { destination: 'filtered-standard' },
   },
-  build: { without: { checkout: against }, with: {} },
+  build: { without: { checkout: option === 'build' ? againstArg() : undefined }, with: {} },
 };
 
 async function main() {
-  if (option === 'build' && !existsSync(`${against}/dist/apps/delivery/src/main.js`))
-    throw new Error(
-      `--option build needs --against naming a built checkout (npm run build there); got "${against}"`,
-    );
   const start = (side: Side) =>
     startBenchPipeline({ partitions, deliveryReplicas: 1, ...SIDES[option][side] });
   const pipelines: Record<Side, BenchPipeline> = {
