@@ -43,6 +43,18 @@ function targetOf(source, importer) {
  * that runs several services in one process (docs/decisions/0011-all-in-one-process.md). It may
  * import each app's entry module, `apps/<name>/src/<name>.entry`, and nothing else of an app.
  */
+const KAFKAJS_WALL = {
+  name: 'kafkajs',
+  message: 'Only libs/kafka imports the Kafka client; use the port from @switchyard/kafka.',
+};
+
+/* Only the console serves the OpenAPI document; loading @nestjs/swagger costs every other service heap. */
+const SWAGGER_WALL = {
+  name: '@nestjs/swagger',
+  message: "Only apps/console loads @nestjs/swagger; models take @switchyard/contracts's OpenAPI decorators.",
+  allowTypeImports: true,
+};
+
 const COMPOSITION_ROOT = 'switchyard';
 
 function isEntryImportOfCompositionRoot(from, target) {
@@ -112,21 +124,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'switchyard/import-walls': 'error',
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'kafkajs',
-              message: 'Only libs/kafka imports the Kafka client; use the port from @switchyard/kafka.',
-            },
-          ],
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [KAFKAJS_WALL, SWAGGER_WALL] }],
     },
   },
   {
     files: ['**/libs/kafka/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [SWAGGER_WALL] }] },
+  },
+  {
+    files: ['**/apps/console/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [KAFKAJS_WALL] }] },
   },
 );

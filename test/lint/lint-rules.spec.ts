@@ -64,6 +64,7 @@ describe('lint walls', () => {
     ['apps/switchyard/src/imports-app-internals.ts', 'apps/switchyard imports apps/router'],
     ['libs/telemetry/src/imports-app.ts', 'libs/telemetry imports apps/delivery'],
     ['apps/router/src/imports-kafkajs.ts', 'Only libs/kafka imports the Kafka client'],
+    ['libs/config/src/imports-swagger.ts', 'Only apps/console loads @nestjs/swagger'],
   ])('refuses %s: %s', (fixture, reason) => {
     expect(problems.get(fixture)).toEqual(expect.arrayContaining([expect.stringContaining(reason)]));
   });
@@ -72,6 +73,8 @@ describe('lint walls', () => {
     'apps/ingest/src/imports-own-app.ts',
     'apps/switchyard/src/imports-entry-modules.ts',
     'libs/kafka/src/imports-kafkajs.ts',
+    'libs/config/src/imports-swagger-types.ts',
+    'apps/console/src/imports-swagger.ts',
   ])('accepts %s', (fixture) => {
     expect(problems.get(fixture)).toEqual([]);
   });

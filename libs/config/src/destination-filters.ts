@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, schemaRef } from '@switchyard/contracts';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -175,7 +175,7 @@ export class FieldCondition {
 /** By name: the condition classes refer to one another before all of them are defined. */
 const conditionSchema = () => ({
   oneOf: ['FieldCondition', 'AllConditions', 'AnyCondition', 'NotCondition'].map((name) => ({
-    $ref: getSchemaPath(name),
+    $ref: schemaRef(name),
   })),
 });
 

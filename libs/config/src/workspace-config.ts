@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { plainToInstance, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -18,7 +17,7 @@ import {
   validateSync,
 } from 'class-validator';
 
-import { flattenValidationErrors } from '@switchyard/contracts';
+import { ApiProperty, ApiPropertyOptional, flattenValidationErrors } from '@switchyard/contracts';
 import {
   DEFAULT_SIGNATURE_SCHEME,
   NEXT_SIGNATURE_HEADER,

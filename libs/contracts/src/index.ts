@@ -13,3 +13,4 @@ export * from './events/event-dead-letter';
 export * from './workspace';
 export * from './json';
 export * from './events/ingested-event';
+export * from './openapi-decorators';

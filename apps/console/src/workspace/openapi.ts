@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { applyOpenApiDecorations } from '@switchyard/contracts';
 
 export const MANAGEMENT_API_PREFIX = '/api/v1';
 export const OPENAPI_PATH = `${MANAGEMENT_API_PREFIX}/openapi.json`;
@@ -7,9 +8,11 @@ export const OPENAPI_PATH = `${MANAGEMENT_API_PREFIX}/openapi.json`;
 /**
  * The management API's OpenAPI 3.1 document, generated from the controllers and the classes
  * that validate their bodies. Only routes under the prefix are described: the pages and the
- * old aliases are not part of the API.
+ * old aliases are not part of the API. The models' own OpenAPI decorations are applied here, the
+ * one place that loads @nestjs/swagger for them.
  */
 export function managementApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  applyOpenApiDecorations();
   const config = new DocumentBuilder()
     .setTitle('Switchyard management API')
     .setDescription(

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi-decorators';
 import { plainToInstance } from 'class-transformer';
 import {
   ArrayMaxSize,
