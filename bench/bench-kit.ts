@@ -56,13 +56,14 @@ const benchNodeOptions = () =>
  * and malloc settings, as its own process; resolves when /health/ready answers 200.
  * BENCH_NODE_OPTIONS adds flags (e.g. --cpu-prof); INGEST_NODE_FLAGS and its siblings, and the
  * MALLOC_* variables, replace the file's values. `checkout` runs another checkout's build (to
- * compare two commits), with this checkout's flags.
+ * compare two commits), with this checkout's flags; `nodeFlags` replaces the service's flags (to
+ * compare two settings side by side).
  */
 export function startService(
   name: ServiceName,
   env: NodeJS.ProcessEnv,
   port: number,
-  checkout?: string,
+  { checkout, nodeFlags }: { checkout?: string; nodeFlags?: string } = {},
 ): Promise<ServiceProcess> {
   if (checkout && !existsSync(join(checkout, 'dist', 'apps', name, 'src', 'main.js')))
     throw new Error(`${checkout} has no build of ${name}: run npm run build there`);
@@ -73,11 +74,14 @@ export function startService(
     {
       compiled: true,
       checkout,
-      nodeArgs: flagWords(runtimeSetting(`${name.toUpperCase()}_NODE_FLAGS`)),
+      nodeArgs: flagWords(nodeFlags ?? runtimeSetting(`${name.toUpperCase()}_NODE_FLAGS`)),
       nodeOptions: benchNodeOptions(),
     },
   );
 }
+
+/** Node flags per service, as a comparison gives them instead of the runtime settings. */
+export type ServiceFlags = Partial<Record<ServiceName, string>>;
 
 /**
  * Starts the all-in-one process (dist/apps/switchyard/src/main.js) running `services`, with

@@ -65,7 +65,7 @@ async function startSide(checkout: string): Promise<Side> {
     TOPIC_NAMESPACE: `compare-${randomUUID().slice(0, 8)}`,
     KAFKA_BROKERS: localKafkaBrokers(),
   };
-  const service = await startService('ingest', env, await freePort(), checkout);
+  const service = await startService('ingest', env, await freePort(), { checkout });
   return { service, pool: new Pool(service.url, { connections: IN_FLIGHT, pipelining: 1 }) };
 }
 

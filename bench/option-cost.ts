@@ -11,20 +11,32 @@
  *  - `filtered-standard`: the destination variant of that name (Standard Webhooks signing and two
  *    filter rules, bench/destination-variants.ts) against plain `segment` signing;
  *  - `build`: this checkout's services against those of another built checkout (`--against`), to
- *    show a change costs nothing end to end. Both run with this checkout's runtime flags.
+ *    show a change costs nothing end to end. Both run with this checkout's runtime flags;
+ *  - `node-flags`: the Node flags in `--flags` for ingest, the router and delivery against each
+ *    one's runtime setting (config/runtime-flags.env), to show what a heap setting costs.
  *
- *   npm run bench:cost -- --option attempts-topic|filtered-standard|build [--against ../before]
- *     [--rounds 10] [--seconds 10] [--partitions 6] [--bytes 500]
+ *   npm run bench:cost -- --option attempts-topic|filtered-standard|build|node-flags
+ *     [--against ../before] [--flags '--max-old-space-size=160 …'] [--rounds 10] [--seconds 10]
+ *     [--partitions 6] [--bytes 500]
  */
 import { cpus } from 'node:os';
-import { againstArg, choiceArg, cpuSeconds, fmt, machineSpeedMs, numberArg, spreadLine } from './bench-kit';
+import {
+  againstArg,
+  choiceArg,
+  cpuSeconds,
+  fmt,
+  machineSpeedMs,
+  numberArg,
+  spreadLine,
+  stringArg,
+} from './bench-kit';
 import { BenchPipeline, measureThroughput, PipelineOptions, startBenchPipeline } from './pipeline-kit';
 
 const rounds = numberArg('rounds', 10);
 const seconds = numberArg('seconds', 10);
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
-const option = choiceArg('option', ['attempts-topic', 'filtered-standard', 'build'] as const);
+const option = choiceArg('option', ['attempts-topic', 'filtered-standard', 'build', 'node-flags'] as const);
 
 type Side = 'without' | 'with';
 
@@ -39,7 +51,15 @@ const SIDES: Record<typeof option, Record<Side, Partial<PipelineOptions>>> = {
     with: { destination: 'filtered-standard' },
   },
   build: { without: { checkout: option === 'build' ? againstArg() : undefined }, with: {} },
+  'node-flags': { without: {}, with: { nodeFlags: option === 'node-flags' ? flagsArg() : undefined } },
 };
+
+/** `--flags`, the Node flags the `node-flags` comparison gives ingest, the router and delivery. */
+function flagsArg() {
+  const flags = stringArg('flags', '');
+  if (!flags) throw new Error("--option node-flags needs --flags '<the Node flags to compare>'");
+  return { ingest: flags, router: flags, delivery: flags };
+}
 
 async function main() {
   const start = (side: Side) =>

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { freePort, ServiceProcess } from '../test/support/service-process';
-import { fillerText, preciseNowMs, startAllInOne, startService } from './bench-kit';
+import { fillerText, preciseNowMs, ServiceFlags, startAllInOne, startService } from './bench-kit';
 import { benchDestination, DestinationVariant } from './destination-variants';
 import { localKafkaBrokers } from '@switchyard/config';
 
@@ -40,6 +40,8 @@ export interface PipelineOptions {
   env?: NodeJS.ProcessEnv;
   /** Run another built checkout's split services instead of this one's (comparing two commits). */
   checkout?: string;
+  /** Node flags of each split service instead of its runtime setting (comparing two settings). */
+  nodeFlags?: ServiceFlags;
 }
 
 export interface BenchPipeline {
@@ -83,7 +85,7 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
   // Free ports, so benchmarks run side by side (or beside npm start) never reach each other's services.
   const procs: Record<string, ServiceProcess> = options.allInOne
     ? { 'all-in-one': await startAllInOne(['ingest', 'router', 'delivery'], env) }
-    : await startSplitServices(env, options.deliveryReplicas, options.checkout);
+    : await startSplitServices(env, options.deliveryReplicas, options);
   const ingest = procs.ingest ?? procs['all-in-one'];
   const pool = new Pool(ingest.url, { connections: 16 });
   return {
@@ -110,10 +112,10 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
 async function startSplitServices(
   env: NodeJS.ProcessEnv,
   deliveryReplicas: number,
-  checkout?: string,
+  { checkout, nodeFlags }: Pick<PipelineOptions, 'checkout' | 'nodeFlags'>,
 ): Promise<Record<string, ServiceProcess>> {
   const start = async (name: 'ingest' | 'router' | 'delivery') =>
-    startService(name, env, await freePort(), checkout);
+    startService(name, env, await freePort(), { checkout, nodeFlags: nodeFlags?.[name] });
   const ingest = await start('ingest');
   const router = await start('router');
   const deliveries = await Promise.all(Array.from({ length: deliveryReplicas }, () => start('delivery')));
