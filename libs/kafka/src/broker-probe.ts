@@ -17,7 +17,8 @@ export const DEFAULT_BROKER_PROBE: BrokerProbeOptions = { intervalMs: 500, stale
 /**
  * Whether the cluster answers right now, for readiness. kafkajs's producer and consumer notice a
  * lost broker only when a request of theirs fails and then retry for half a minute, so they are
- * no witness. This asks for the cluster's metadata each interval, one attempt each time: a
+ * no witness. This asks for the cluster's brokers (describeCluster: metadata without any topic,
+ * so the answer does not grow with the cluster) each interval, one attempt each time: a
  * failure makes the probe unreachable at once, silence after `staleAfterMs`, and the first
  * answer after the brokers return makes it reachable again. With several brokers any live one
  * answers, so losing one of three keeps the service ready.

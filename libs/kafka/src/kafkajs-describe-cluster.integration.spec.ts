@@ -1,0 +1,36 @@
+import { freshNamespace, testBrokers } from '../../../test/support/kafka-test-kit';
+import { rawTestKafka } from './testing';
+
+/**
+ * patches/kafkajs+2.2.4.patch, admin side: describeCluster (every service's broker probe, twice a
+ * second) asks for the brokers alone. kafkajs sent its empty topic list as null, which asks for
+ * every topic's metadata: an answer, and an allocation, that grew with the cluster.
+ */
+describe('the patched kafkajs describeCluster', () => {
+  it('gets an answer that does not grow with the topics of the cluster', async () => {
+    const admin = rawTestKafka(testBrokers().split(',')).admin();
+    const metadataAnswerBytes: number[] = [];
+    admin.on(admin.events.REQUEST, ({ payload }) => {
+      if (payload.apiName === 'Metadata') metadataAnswerBytes.push(payload.size);
+    });
+    await admin.connect();
+    try {
+      const answerBytes = async () => {
+        metadataAnswerBytes.length = 0;
+        const { brokers, controller } = await admin.describeCluster();
+        expect(brokers.length).toBeGreaterThan(0);
+        expect(controller).not.toBeNull();
+        return metadataAnswerBytes.at(-1);
+      };
+      const before = await answerBytes();
+      const ns = freshNamespace('describe');
+      await admin.createTopics({
+        topics: Array.from({ length: 20 }, (_, i) => ({ topic: `${ns}.t${i}`, numPartitions: 3 })),
+      });
+
+      expect(await answerBytes()).toBe(before);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+});

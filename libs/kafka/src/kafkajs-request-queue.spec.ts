@@ -1,0 +1,91 @@
+import { createRequire } from 'node:module';
+
+/**
+ * patches/kafkajs+2.2.4.patch, connection side: a connection's request queue sets a timer only
+ * while requests wait. kafkajs scheduled a check after every request even with none waiting, with
+ * a negative delay, so every idle connection ran a timer each millisecond for as long as it was
+ * open (CPU and garbage in every service, idle or not).
+ */
+const load = createRequire(__filename);
+interface Queue {
+  push(request: {
+    entry: { correlationId: number; resolve(): void; reject(): void };
+    expectResponse: boolean;
+    sendRequest(): void;
+  }): void;
+  fulfillRequest(response: { correlationId: number; payload: Buffer; size: number }): void;
+  maybeThrottle(ms: number): void;
+  destroy(): void;
+}
+const RequestQueue = load('kafkajs/src/network/requestQueue') as new (options: object) => Queue;
+const { createLogger, LEVELS } = load('kafkajs/src/loggers') as {
+  createLogger(options: { level: number; logCreator: () => () => void }): {
+    namespace(name: string): unknown;
+  };
+  LEVELS: { NOTHING: number };
+};
+const InstrumentationEmitter = load('kafkajs/src/instrumentation/emitter') as new () => object;
+
+function requestQueue(maxInFlightRequests?: number): Queue {
+  return new RequestQueue({
+    instrumentationEmitter: new InstrumentationEmitter(),
+    maxInFlightRequests,
+    requestTimeout: 30_000,
+    enforceRequestTimeout: false,
+    clientId: 'test',
+    broker: 'localhost:9092',
+    logger: createLogger({ level: LEVELS.NOTHING, logCreator: () => () => undefined }).namespace(
+      'RequestQueue',
+    ),
+    isConnected: () => true,
+  });
+}
+
+const request = (correlationId: number, sent: number[]) => ({
+  entry: { correlationId, resolve: () => undefined, reject: () => undefined },
+  expectResponse: true,
+  sendRequest: () => sent.push(correlationId),
+});
+
+describe('the patched kafkajs request queue', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('keeps no timer once its requests are answered', () => {
+    const queue = requestQueue();
+    const sent: number[] = [];
+    queue.push(request(1, sent));
+    queue.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 });
+
+    expect(sent).toEqual([1]);
+    expect(jest.getTimerCount()).toBe(0);
+    queue.destroy();
+  });
+
+  it('still sends a request that waited for room once an earlier one is answered', () => {
+    const queue = requestQueue(1);
+    const sent: number[] = [];
+    queue.push(request(1, sent));
+    queue.push(request(2, sent));
+    expect(sent).toEqual([1]);
+
+    queue.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 });
+    expect(sent).toEqual([1, 2]);
+    queue.fulfillRequest({ correlationId: 2, payload: Buffer.alloc(0), size: 0 });
+    jest.runOnlyPendingTimers();
+    expect(jest.getTimerCount()).toBe(0);
+    queue.destroy();
+  });
+
+  it('still sends a request that waited out a broker throttle', () => {
+    const queue = requestQueue();
+    const sent: number[] = [];
+    queue.maybeThrottle(50);
+    queue.push(request(1, sent));
+    expect(sent).toEqual([]);
+
+    jest.advanceTimersByTime(60);
+    expect(sent).toEqual([1]);
+    queue.destroy();
+  });
+});
