@@ -38,11 +38,6 @@ function targetOf(source, importer) {
   return undefined;
 }
 
-/**
- * The one exception to the wall: apps/switchyard, the all-in-one process, is the composition root
- * that runs several services in one process (docs/decisions/0011-all-in-one-process.md). It may
- * import each app's entry module, `apps/<name>/src/<name>.entry`, and nothing else of an app.
- */
 const KAFKAJS_WALL = {
   name: 'kafkajs',
   message: 'Only libs/kafka imports the Kafka client; use the port from @switchyard/kafka.',
@@ -55,6 +50,11 @@ const SWAGGER_WALL = {
   allowTypeImports: true,
 };
 
+/**
+ * The one exception to the wall: apps/switchyard, the all-in-one process, is the composition root
+ * that runs several services in one process (docs/decisions/0011-all-in-one-process.md). It may
+ * import each app's entry module, `apps/<name>/src/<name>.entry`, and nothing else of an app.
+ */
 const COMPOSITION_ROOT = 'switchyard';
 
 function isEntryImportOfCompositionRoot(from, target) {

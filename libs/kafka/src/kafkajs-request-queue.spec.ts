@@ -41,6 +41,10 @@ function requestQueue(maxInFlightRequests?: number): Queue {
   });
 }
 
+/** The broker's answer to request `correlationId`. */
+const answer = (queue: Queue, correlationId: number) =>
+  queue.fulfillRequest({ correlationId, payload: Buffer.alloc(0), size: 0 });
+
 const request = (correlationId: number, sent: number[]) => ({
   entry: { correlationId, resolve: () => undefined, reject: () => undefined },
   expectResponse: true,
@@ -55,7 +59,7 @@ describe('the patched kafkajs request queue', () => {
     const queue = requestQueue();
     const sent: number[] = [];
     queue.push(request(1, sent));
-    queue.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 });
+    answer(queue, 1);
 
     expect(sent).toEqual([1]);
     expect(jest.getTimerCount()).toBe(0);
@@ -69,9 +73,9 @@ describe('the patched kafkajs request queue', () => {
     queue.push(request(2, sent));
     expect(sent).toEqual([1]);
 
-    queue.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 });
+    answer(queue, 1);
     expect(sent).toEqual([1, 2]);
-    queue.fulfillRequest({ correlationId: 2, payload: Buffer.alloc(0), size: 0 });
+    answer(queue, 2);
     jest.runOnlyPendingTimers();
     expect(jest.getTimerCount()).toBe(0);
     queue.destroy();
