@@ -220,6 +220,18 @@ export function againstArg(): string {
   return resolve(path);
 }
 
+/**
+ * `--name 'NAME=value …'`: settings for a comparison's services, space-separated words, as an
+ * environment; empty when absent.
+ */
+export function envArg(name: string): NodeJS.ProcessEnv {
+  const words = stringArg(name, '').split(' ').filter(Boolean);
+  const settings = words.map((word) => /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(word));
+  if (settings.some((match) => !match))
+    throw new Error(`--${name} takes 'NAME=value …': space-separated, no spaces in a value`);
+  return Object.fromEntries(settings.map((match) => [match![1], match![2]]));
+}
+
 /** The word after `--name` on the command line, one of `choices` (the first when absent). */
 export function choiceArg<T extends string>(name: string, choices: readonly [T, ...T[]]): T {
   const value = stringArg(name, choices[0]);

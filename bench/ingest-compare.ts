@@ -1,5 +1,7 @@
 /**
- * This checkout's ingest against another checkout's, so a change can be shown to cost nothing.
+ * This checkout's ingest against another checkout's, so a change can be shown to cost nothing; or
+ * this checkout's ingest with other settings against itself with its runtime settings, so a setting
+ * can be measured at ingest's own ceiling.
  * Both run side by side on the one broker, each in its own topic namespace; the bench sends them
  * turns of the same `/v1/batch` (or `/v1/track`) requests (32 in flight), in the order A-B, B-A, … so a VM that
  * slows down or speeds up weighs on both alike. It reports, per round and as a mean with its 95 %
@@ -8,9 +10,12 @@
  *
  *   npm run bench:ingest-compare -- --against ../before [--rounds 10] [--endpoint batch|track]
  *     [--requests 1500 for batch, 30000 for track]
+ *   npm run bench:ingest-compare -- [--flags '<node flags>'] [--env 'NAME=value …'] [--rounds 10] …
  *
  * The other checkout must be built (`npm run build` there). Both run with this checkout's
- * runtime flags, so the comparison is of the code alone.
+ * runtime flags, so the comparison is of the code alone. `--flags` (ingest's Node flags instead of
+ * INGEST_NODE_FLAGS) and `--env` (e.g. MALLOC_* settings) apply to this checkout's side only; with
+ * either and no `--against`, the other side is this checkout with its runtime settings.
  */
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
@@ -21,16 +26,21 @@ import {
   againstArg,
   choiceArg,
   cpuSeconds,
+  envArg,
   fmt,
   machineSpeedMs,
   numberArg,
   repoRoot,
   spreadLine,
   startService,
+  stringArg,
 } from './bench-kit';
 import { benchTrackCall, DEMO_SOURCE_AUTH } from './ingest-calls';
 
-const against = againstArg();
+const hereFlags = stringArg('flags', '') || undefined;
+const hereEnv = envArg('env');
+const comparesSettings = hereFlags !== undefined || Object.keys(hereEnv).length > 0;
+const against = comparesSettings && !process.argv.includes('--against') ? repoRoot : againstArg();
 const rounds = numberArg('rounds', 10);
 const endpoint = choiceArg('endpoint', ['batch', 'track'] as const);
 /** A few seconds of work per turn either way: a batch carries 100 calls. */
@@ -59,13 +69,17 @@ interface Side {
   pool: Pool;
 }
 
-async function startSide(checkout: string): Promise<Side> {
+async function startSide(
+  checkout: string,
+  { nodeFlags, settings }: { nodeFlags?: string; settings?: NodeJS.ProcessEnv } = {},
+): Promise<Side> {
   const env = {
+    ...settings,
     WORKSPACE_CONFIG: `${checkout}/config/workspace.example.yaml`,
     TOPIC_NAMESPACE: `compare-${randomUUID().slice(0, 8)}`,
     KAFKA_BROKERS: localKafkaBrokers(),
   };
-  const service = await startService('ingest', env, await freePort(), { checkout });
+  const service = await startService('ingest', env, await freePort(), { checkout, nodeFlags });
   return { service, pool: new Pool(service.url, { connections: IN_FLIGHT, pipelining: 1 }) };
 }
 
@@ -97,7 +111,10 @@ async function turn({ service, pool }: Side, count: number) {
 }
 
 async function main() {
-  const sides = { here: await startSide(repoRoot), there: await startSide(against) };
+  const sides = {
+    here: await startSide(repoRoot, { nodeFlags: hereFlags, settings: hereEnv }),
+    there: await startSide(against),
+  };
   try {
     // One turn each warms the JIT, the connections and the topics; not counted.
     await turn(sides.there, requests / 3);
@@ -116,7 +133,7 @@ async function main() {
       );
     }
     console.log(
-      `machine: ${cpus().length} cores, node ${process.version}; machine speed ${fmt(machineSpeedMs())} ms; /v1/${endpoint}, ${IN_FLIGHT} in flight, ${rounds} rounds of ${requests} requests; against ${against}`,
+      `machine: ${cpus().length} cores, node ${process.version}; machine speed ${fmt(machineSpeedMs())} ms; /v1/${endpoint}, ${IN_FLIGHT} in flight, ${rounds} rounds of ${requests} requests; against ${against}${comparesSettings ? `; here ${[hereFlags, stringArg('env', '')].filter(Boolean).join(' ')}` : ''}`,
     );
     console.log(`throughput here against there: ${spreadLine(throughputRatios, ' %')}`);
     console.log(

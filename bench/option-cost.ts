@@ -13,10 +13,13 @@
  *  - `build`: this checkout's services against those of another built checkout (`--against`), to
  *    show a change costs nothing end to end. Both run with this checkout's runtime flags;
  *  - `node-flags`: the Node flags in `--flags` for ingest, the router and delivery against each
- *    one's runtime setting (config/runtime-flags.env), to show what a heap setting costs.
+ *    one's runtime setting (config/runtime-flags.env), to show what a heap setting costs;
+ *  - `env`: the settings in `--env` (NAME=value, space-separated) for every service against their
+ *    runtime values, to show what a malloc setting (MALLOC_*) or any other setting costs.
  *
- *   npm run bench:cost -- --option attempts-topic|filtered-standard|build|node-flags
- *     [--against ../before] [--flags '--max-old-space-size=160 …'] [--rounds 10] [--seconds 10]
+ *   npm run bench:cost -- --option attempts-topic|filtered-standard|build|node-flags|env
+ *     [--against ../before] [--flags '--max-old-space-size=160 …'] [--env 'NAME=value …']
+ *     [--rounds 10] [--seconds 10]
  *     [--partitions 6] [--bytes 500]
  */
 import { cpus } from 'node:os';
@@ -24,6 +27,7 @@ import {
   againstArg,
   choiceArg,
   cpuSeconds,
+  envArg,
   fmt,
   machineSpeedMs,
   numberArg,
@@ -36,7 +40,13 @@ const rounds = numberArg('rounds', 10);
 const seconds = numberArg('seconds', 10);
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
-const option = choiceArg('option', ['attempts-topic', 'filtered-standard', 'build', 'node-flags'] as const);
+const option = choiceArg('option', [
+  'attempts-topic',
+  'filtered-standard',
+  'build',
+  'node-flags',
+  'env',
+] as const);
 
 type Side = 'without' | 'with';
 
@@ -52,6 +62,7 @@ const SIDES: Record<typeof option, Record<Side, Partial<PipelineOptions>>> = {
   },
   build: { without: { checkout: option === 'build' ? againstArg() : undefined }, with: {} },
   'node-flags': { without: {}, with: { nodeFlags: option === 'node-flags' ? flagsArg() : undefined } },
+  env: { without: {}, with: { env: option === 'env' ? requiredEnvArg() : undefined } },
 };
 
 /** `--flags`, the Node flags the `node-flags` comparison gives ingest, the router and delivery. */
@@ -59,6 +70,13 @@ function flagsArg() {
   const flags = stringArg('flags', '');
   if (!flags) throw new Error("--option node-flags needs --flags '<the Node flags to compare>'");
   return { ingest: flags, router: flags, delivery: flags };
+}
+
+/** `--env`, the settings the `env` comparison gives every service. */
+function requiredEnvArg() {
+  const env = envArg('env');
+  if (!Object.keys(env).length) throw new Error("--option env needs --env 'NAME=value …'");
+  return env;
 }
 
 async function main() {
