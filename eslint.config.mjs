@@ -50,6 +50,13 @@ const SWAGGER_WALL = {
   allowTypeImports: true,
 };
 
+/* class-validator's index loads every decorator and validator.js whole; its facade loads what is used. */
+const CLASS_VALIDATOR_WALL = {
+  name: 'class-validator',
+  message: "Import class-validator's decorators from @switchyard/contracts/class-validator, one module each.",
+  allowTypeImports: true,
+};
+
 /**
  * The one exception to the wall: apps/switchyard, the all-in-one process, is the composition root
  * that runs several services in one process (docs/decisions/0011-all-in-one-process.md). It may
@@ -124,15 +131,26 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'switchyard/import-walls': 'error',
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [KAFKAJS_WALL, SWAGGER_WALL] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [KAFKAJS_WALL, SWAGGER_WALL, CLASS_VALIDATOR_WALL] },
+      ],
     },
   },
   {
     files: ['**/libs/kafka/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [SWAGGER_WALL] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [SWAGGER_WALL, CLASS_VALIDATOR_WALL] }],
+    },
   },
   {
     files: ['**/apps/console/**/*.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [KAFKAJS_WALL] }] },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [KAFKAJS_WALL, CLASS_VALIDATOR_WALL] }],
+    },
+  },
+  {
+    files: ['**/libs/contracts/src/class-validator.ts', '**/libs/contracts/src/class-validator-modules.d.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [KAFKAJS_WALL, SWAGGER_WALL] }] },
   },
 );

@@ -20,6 +20,7 @@ const swc = [
 ];
 const moduleNameMapper = {
   '^@switchyard/telemetry/tracing$': '<rootDir>/libs/telemetry/src/tracing',
+  '^@switchyard/contracts/class-validator$': '<rootDir>/libs/contracts/src/class-validator',
   '^@switchyard/(contracts|kafka|config|telemetry|webhooks|analytics|service|workspace)$':
     '<rootDir>/libs/$1/src',
 };

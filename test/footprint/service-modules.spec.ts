@@ -31,6 +31,15 @@ describe('the modules of ingest, the router and delivery', () => {
     expect(loaded).toEqual([]);
   });
 
+  it("take class-validator's decorators one module each, without its index and validator.js's whole library", () => {
+    const loaded = loadServices(
+      '',
+      `Object.keys(require.cache).filter((file) =>
+        file.endsWith('/class-validator/cjs/index.js') || file.includes('/libphonenumber-js/'))`,
+    );
+    expect(loaded).toEqual([]);
+  });
+
   it('make no Intl formatter or collation while loading, which would page ICU data into the process', () => {
     const trap = `
       const made = [];

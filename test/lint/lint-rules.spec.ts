@@ -65,6 +65,7 @@ describe('lint walls', () => {
     ['libs/telemetry/src/imports-app.ts', 'libs/telemetry imports apps/delivery'],
     ['apps/router/src/imports-kafkajs.ts', 'Only libs/kafka imports the Kafka client'],
     ['libs/config/src/imports-swagger.ts', 'Only apps/console loads @nestjs/swagger'],
+    ['libs/config/src/imports-class-validator.ts', "Import class-validator's decorators from"],
   ])('refuses %s: %s', (fixture, reason) => {
     expect(problems.get(fixture)).toEqual(expect.arrayContaining([expect.stringContaining(reason)]));
   });
@@ -75,6 +76,7 @@ describe('lint walls', () => {
     'libs/kafka/src/imports-kafkajs.ts',
     'libs/config/src/imports-swagger-types.ts',
     'apps/console/src/imports-swagger.ts',
+    'libs/contracts/src/class-validator.ts',
   ])('accepts %s', (fixture) => {
     expect(problems.get(fixture)).toEqual([]);
   });

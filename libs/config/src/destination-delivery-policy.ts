@@ -1,5 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@switchyard/contracts';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  Max,
+  Min,
+} from '@switchyard/contracts/class-validator';
 
 const SECOND = 1000;
 const HOUR = 60 * 60 * SECOND;

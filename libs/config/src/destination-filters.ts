@@ -20,7 +20,7 @@ import {
   ValidationArguments,
   ValidatorConstraint,
   ValidatorConstraintInterface,
-} from 'class-validator';
+} from '@switchyard/contracts/class-validator';
 
 /** Bounds that keep one destination's rules cheap to evaluate on every call. */
 export const MAX_FILTER_RULES = 20;

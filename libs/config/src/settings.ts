@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
+import { validateSync, ValidationError } from '@switchyard/contracts/class-validator';
 
 /** A configuration value broke a rule; the message names the variable or field and the rule. Stops start-up. */
 export class ConfigError extends Error {

@@ -15,7 +15,7 @@ import {
   Matches,
   ValidateNested,
   validateSync,
-} from 'class-validator';
+} from '@switchyard/contracts/class-validator';
 
 import { ApiProperty, ApiPropertyOptional, flattenValidationErrors } from '@switchyard/contracts';
 import {

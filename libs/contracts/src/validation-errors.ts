@@ -1,4 +1,4 @@
-import { ValidationError } from 'class-validator';
+import { ValidationError } from './class-validator';
 
 /** One problem with a request, naming its field (dotted for nested fields, `[n]` for list positions). */
 export interface FieldError {

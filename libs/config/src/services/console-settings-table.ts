@@ -1,4 +1,4 @@
-import { isURL } from 'class-validator';
+import { isURL } from '@switchyard/contracts/class-validator';
 import { flag, integer, port, text } from '../setting-kinds';
 import { settingsTable } from '../settings-table';
 

@@ -18,7 +18,7 @@ import {
   ValidateIf,
   ValidateNested,
   validateSync,
-} from 'class-validator';
+} from '../class-validator';
 import { FieldError, flattenValidationErrors } from '../validation-errors';
 import { normaliseTimestamp } from '../calls/timestamp';
 

@@ -10,7 +10,7 @@ import {
   IsString,
   MaxLength,
   validateSync,
-} from 'class-validator';
+} from '../class-validator';
 import { flattenValidationErrors, FieldError } from '../validation-errors';
 import { normaliseTimestamp } from '../calls/timestamp';
 
