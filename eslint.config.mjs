@@ -58,6 +58,24 @@ const CLASS_VALIDATOR_WALL = {
 };
 
 /**
+ * Each package wall and the files that own the package, where that wall does not apply. A file
+ * owns at most one walled package.
+ */
+const PACKAGE_WALLS = [
+  { wall: KAFKAJS_WALL, owners: ['**/libs/kafka/**/*.ts'] },
+  { wall: SWAGGER_WALL, owners: ['**/apps/console/**/*.ts'] },
+  {
+    wall: CLASS_VALIDATOR_WALL,
+    owners: [
+      '**/libs/contracts/src/class-validator.ts',
+      '**/libs/contracts/src/class-validator-modules.d.ts',
+    ],
+  },
+];
+
+const restrictedImports = (walls) => ['error', { paths: walls.map(({ wall }) => wall) }];
+
+/**
  * The one exception to the wall: apps/switchyard, the all-in-one process, is the composition root
  * that runs several services in one process (docs/decisions/0011-all-in-one-process.md). It may
  * import each app's entry module, `apps/<name>/src/<name>.entry`, and nothing else of an app.
@@ -131,26 +149,16 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'switchyard/import-walls': 'error',
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { paths: [KAFKAJS_WALL, SWAGGER_WALL, CLASS_VALIDATOR_WALL] },
-      ],
+      '@typescript-eslint/no-restricted-imports': restrictedImports(PACKAGE_WALLS),
     },
   },
-  {
-    files: ['**/libs/kafka/**/*.ts'],
+  // The package's owners are spared its own wall and keep the others.
+  ...PACKAGE_WALLS.map(({ wall, owners }) => ({
+    files: owners,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [SWAGGER_WALL, CLASS_VALIDATOR_WALL] }],
+      '@typescript-eslint/no-restricted-imports': restrictedImports(
+        PACKAGE_WALLS.filter((w) => w.wall !== wall),
+      ),
     },
-  },
-  {
-    files: ['**/apps/console/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [KAFKAJS_WALL, CLASS_VALIDATOR_WALL] }],
-    },
-  },
-  {
-    files: ['**/libs/contracts/src/class-validator.ts', '**/libs/contracts/src/class-validator-modules.d.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [KAFKAJS_WALL, SWAGGER_WALL] }] },
-  },
+  })),
 );

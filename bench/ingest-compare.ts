@@ -39,7 +39,9 @@ import { benchTrackCall, DEMO_SOURCE_AUTH } from './ingest-calls';
 
 const hereFlags = stringArg('flags', '') || undefined;
 const hereEnv = envArg('env');
-const comparesSettings = hereFlags !== undefined || Object.keys(hereEnv).length > 0;
+/** What this checkout's side runs with beside the other's, as given on the command line. */
+const hereSettings = [hereFlags, stringArg('env', '')].filter(Boolean).join(' ');
+const comparesSettings = hereSettings !== '';
 const against = comparesSettings && !process.argv.includes('--against') ? repoRoot : againstArg();
 const rounds = numberArg('rounds', 10);
 const endpoint = choiceArg('endpoint', ['batch', 'track'] as const);
@@ -133,7 +135,7 @@ async function main() {
       );
     }
     console.log(
-      `machine: ${cpus().length} cores, node ${process.version}; machine speed ${fmt(machineSpeedMs())} ms; /v1/${endpoint}, ${IN_FLIGHT} in flight, ${rounds} rounds of ${requests} requests; against ${against}${comparesSettings ? `; here ${[hereFlags, stringArg('env', '')].filter(Boolean).join(' ')}` : ''}`,
+      `machine: ${cpus().length} cores, node ${process.version}; machine speed ${fmt(machineSpeedMs())} ms; /v1/${endpoint}, ${IN_FLIGHT} in flight, ${rounds} rounds of ${requests} requests; against ${against}${comparesSettings ? `; here ${hereSettings}` : ''}`,
     );
     console.log(`throughput here against there: ${spreadLine(throughputRatios, ' %')}`);
     console.log(
