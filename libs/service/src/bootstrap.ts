@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { reportBuildInfo, traceHttpRoutes } from '@switchyard/telemetry';
+import { useSmallBufferPool } from './buffer-pool';
 import { ErrorAnswerListener, HttpErrorFilter } from './http-exception.filter';
 import { PinoNestLogger } from './nest-logger';
 import { closeOnSignals } from './process-shutdown';
@@ -30,6 +31,7 @@ export interface HttpServiceOptions {
 
 /** Starts a Nest application on Fastify with the shared error filter, pino logging and a clean SIGTERM exit (closeOnSignals). */
 export async function startHttpService(options: HttpServiceOptions): Promise<NestFastifyApplication> {
+  useSmallBufferPool();
   const adapter = new FastifyAdapter({ logger: false, ...requestIdOptions, ...options.fastify });
   const app = await NestFactory.create<NestFastifyApplication>(options.module as Type<unknown>, adapter, {
     logger: new PinoNestLogger(options.logger),
