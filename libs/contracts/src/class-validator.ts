@@ -1,8 +1,8 @@
 /**
  * The class-validator decorators and checks Switchyard uses, each from its own module. The
  * package's index loads every decorator it has, with validator.js and libphonenumber-js behind
- * them: ~300 modules and ~3.5 MB of heap in every service, for the two dozen used here
- * (bench/README.md, "Memory"). Import class-validator through this module; a lint wall
+ * them, into every service, for the two dozen used here (what that costs: bench/README.md,
+ * "Memory"). Import class-validator through this module; a lint wall
  * (eslint.config.mjs) keeps the index out, and test/footprint checks that no service loads it.
  * The modules' types are the index's (class-validator-modules.d.ts).
  */
