@@ -14,11 +14,13 @@
  *    show a change costs nothing end to end. Both run with this checkout's runtime flags;
  *  - `node-flags`: the Node flags in `--flags` for ingest, the router and delivery against each
  *    one's runtime setting (config/runtime-flags.env), to show what a heap setting costs;
+ *    `--ingest-flags`, `--router-flags` and `--delivery-flags` give one service other flags;
  *  - `env`: the settings in `--env` (NAME=value, space-separated) for every service against their
  *    runtime values, to show what a malloc setting (MALLOC_*) or any other setting costs.
  *
  *   npm run bench:cost -- --option attempts-topic|filtered-standard|build|node-flags|env
- *     [--against ../before] [--flags '--max-old-space-size=160 …'] [--env 'NAME=value …']
+ *     [--against ../before] [--flags '--max-old-space-size=160 …'] [--delivery-flags '…']
+ *     [--env 'NAME=value …']
  *     [--rounds 10] [--seconds 10]
  *     [--partitions 6] [--bytes 500]
  */
@@ -65,11 +67,21 @@ const SIDES: Record<typeof option, Record<Side, Partial<PipelineOptions>>> = {
   env: { without: {}, with: { env: option === 'env' ? requiredEnvArg() : undefined } },
 };
 
-/** `--flags`, the Node flags the `node-flags` comparison gives ingest, the router and delivery. */
+/**
+ * The Node flags the `node-flags` comparison gives ingest, the router and delivery: `--flags` for
+ * all three, `--<service>-flags` for one. A service given neither keeps its runtime setting.
+ */
 function flagsArg() {
   const flags = stringArg('flags', '');
-  if (!flags) throw new Error("--option node-flags needs --flags '<the Node flags to compare>'");
-  return { ingest: flags, router: flags, delivery: flags };
+  const each = {
+    ingest: stringArg('ingest-flags', flags) || undefined,
+    router: stringArg('router-flags', flags) || undefined,
+    delivery: stringArg('delivery-flags', flags) || undefined,
+  };
+  if (!each.ingest && !each.router && !each.delivery) {
+    throw new Error("--option node-flags needs --flags '<the Node flags to compare>' or --<service>-flags");
+  }
+  return each;
 }
 
 /** `--env`, the settings the `env` comparison gives every service. */

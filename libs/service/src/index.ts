@@ -9,5 +9,6 @@ export * from './api-tokens';
 export * from './service.tokens';
 export * from './service-providers';
 export * from './run-service';
+export * from './heap-growth';
 export * from './workspace-lifetime';
 export * from './workspace-follower';
