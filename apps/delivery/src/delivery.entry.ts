@@ -7,6 +7,5 @@ export const deliveryEntry: ServiceEntry<DeliverySettings> = {
   name: 'delivery',
   settingsFromEnv: deliverySettingsFromEnv,
   start: startDelivery,
-  // Each value is measured: bench/README.md, "Memory".
   heapGrowth: { restingPercent: 30, underLoadPercent: 60 },
 };

@@ -7,6 +7,5 @@ export const ingestEntry: ServiceEntry<IngestSettings> = {
   name: 'ingest',
   settingsFromEnv: ingestSettingsFromEnv,
   start: startIngest,
-  // Each value is measured: bench/README.md, "Memory".
   heapGrowth: { restingPercent: 30, underLoadPercent: 200 },
 };

@@ -7,6 +7,5 @@ export const routerEntry: ServiceEntry<RouterSettings> = {
   name: 'router',
   settingsFromEnv: routerSettingsFromEnv,
   start: startRouter,
-  // Each value is measured: bench/README.md, "Memory".
   heapGrowth: { restingPercent: 30, underLoadPercent: 100 },
 };

@@ -3,7 +3,8 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * How far V8 lets the old generation grow past what survived the last full collection before it
- * collects again, as a percentage of that (V8's `--heap-growing-percent`).
+ * collects again, as a percentage of that (V8's `--heap-growing-percent`). Each service's values
+ * are measured in bench/README.md, "Memory".
  */
 export interface HeapGrowth {
   /** At everyday rates: a small heap, collected fully every several seconds. */
@@ -51,16 +52,14 @@ export class HeapGrowthGovernor {
     this.lastFullCollectionMs = atMs;
     if (previous === undefined) return;
     const gap = atMs - previous;
-    const resting = this.percent === this.growth.restingPercent;
-    const next =
-      resting && gap < UNDER_LOAD_GAP_MS
-        ? this.growth.underLoadPercent
-        : !resting && gap > RESTING_GAP_MS
-          ? this.growth.restingPercent
-          : this.percent;
-    if (next === this.percent) return;
-    this.percent = next;
-    this.apply(next);
+    const { restingPercent, underLoadPercent } = this.growth;
+    if (this.percent === restingPercent && gap < UNDER_LOAD_GAP_MS) this.use(underLoadPercent);
+    else if (this.percent !== restingPercent && gap > RESTING_GAP_MS) this.use(restingPercent);
+  }
+
+  private use(percent: number): void {
+    this.percent = percent;
+    this.apply(percent);
   }
 }
 
@@ -75,8 +74,8 @@ export function governHeapGrowth(
   growth: HeapGrowth,
   execArgv: readonly string[] = process.execArgv,
 ): HeapGrowthGovernor | undefined {
-  if (execArgv.some((arg) => arg.startsWith(GROWTH_FLAG) || arg.startsWith('--heap_growing_percent')))
-    return undefined;
+  // V8 takes its flags with dashes or underscores.
+  if (execArgv.some((arg) => arg.replaceAll('_', '-').startsWith(GROWTH_FLAG))) return undefined;
   const governor = new HeapGrowthGovernor(growth, (percent) =>
     setFlagsFromString(`${GROWTH_FLAG}=${percent}`),
   );
