@@ -82,7 +82,6 @@ async function main() {
   };
   const cpu0 = Object.fromEntries(Object.entries(cpuPids).map(([n, pid]) => [n, cpuSeconds(pid)]));
   try {
-    const perTick = Math.round((rate * TICK_MS) / 1000);
     const start = Date.now();
     const end = start + minutes * 60_000;
     let sent = 0;
@@ -94,8 +93,10 @@ async function main() {
       if (due >= end) break;
       const wait = due - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      if (perTick > 0) {
-        const request = send(Array.from({ length: perTick }, () => benchEvent(sent++, eventBytes))).catch(
+      // Whole events due by the end of this tick: a rate below one event per tick still averages out.
+      const thisTick = Math.floor((rate * (tick + 1) * TICK_MS) / 1000) - sent;
+      if (thisTick > 0) {
+        const request = send(Array.from({ length: thisTick }, () => benchEvent(sent++, eventBytes))).catch(
           (e: unknown) => void (failed ??= e),
         );
         pending.add(request);

@@ -1,0 +1,65 @@
+import { createRequire } from 'node:module';
+
+/**
+ * patches/kafkajs+2.2.4.patch: kafkajs's fetch loop lets the work its batch handler started run
+ * to its first I/O before it encodes and sends the next fetch request. Delivery starts each
+ * webhook request from its handler through a chain of promises; without the yield the next fetch
+ * request was encoded and written first, on the path of every event at low rates.
+ */
+const load = createRequire(__filename);
+interface Batch {
+  topic: string;
+  partition: number;
+}
+const createFetcher = load('kafkajs/src/consumer/fetcher') as (options: object) => {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+};
+const createWorkerQueue = load('kafkajs/src/consumer/workerQueue') as (options: object) => object;
+const createWorker = load('kafkajs/src/consumer/worker') as (options: object) => object;
+
+/** Many promise hops, as many as a handler's work may take before it writes. */
+async function afterPromiseHops(hops: number, then: () => void): Promise<void> {
+  for (let i = 0; i < hops; i++) await Promise.resolve();
+  then();
+}
+
+describe('kafkajs fetcher (patched)', () => {
+  it('sends the next fetch only after the work a batch handler started has run', async () => {
+    const happened: string[] = [];
+    let fetches = 0;
+    const handler = async (batch: Batch) => {
+      happened.push(`handled ${batch.partition}`);
+      void afterPromiseHops(50, () => happened.push(`sent on ${batch.partition}`));
+    };
+    const workerQueue = createWorkerQueue({ workers: [createWorker({ handler, workerId: 0 })] });
+    let stop: () => Promise<void> = async () => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      const fetcher = createFetcher({
+        nodeId: 1,
+        workerQueue,
+        partitionAssignments: new Map(),
+        logger: { namespace: () => ({ info: () => undefined, debug: () => undefined }) },
+        fetch: async () => {
+          fetches += 1;
+          happened.push(`fetch ${fetches}`);
+          if (fetches === 3) resolve();
+          return fetches < 3 ? [{ topic: 't', partition: fetches }] : [];
+        },
+      });
+      stop = () => fetcher.stop();
+      void fetcher.start();
+    });
+    await stopped;
+    await stop();
+    expect(happened).toEqual([
+      'fetch 1',
+      'handled 1',
+      'sent on 1',
+      'fetch 2',
+      'handled 2',
+      'sent on 2',
+      'fetch 3',
+    ]);
+  });
+});
