@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 /**
  * patches/kafkajs+2.2.4.patch, producer side: kafkajs's sendMessages once skipped, on a retry,
  * every broker that had answered an earlier attempt, so the messages of a dead leader's partition
- * that moved to such a broker were never written while the send resolved (kafkajs issue #1303;
- * acknowledged events went missing when a broker of three was SIGKILLed). These drive the real
+ * that moved to such a broker were never written while the send resolved (acknowledged events
+ * went missing when a broker of three was SIGKILLed). These drive the real
  * sendMessages with a fake cluster, so the move happens on every run.
  */
 const load = createRequire(__filename);
