@@ -25,6 +25,30 @@ describe('noDelaySocketFactory', () => {
     }
   });
 
+  it('hands kafkajs each read as its own Buffer, unchanged by the reads after it', async () => {
+    const chunks = [Buffer.alloc(100_000, 1), Buffer.from('second response')];
+    const server = net.createServer((peer) => {
+      peer.write(chunks[0]);
+      peer.end(chunks[1]);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const received: Buffer[] = [];
+      const socket = noDelaySocketFactory({ host: '127.0.0.1', port, onConnect: () => undefined });
+      socket.on('data', (data: Buffer) => received.push(data));
+      await new Promise((resolve) => socket.on('end', resolve));
+      socket.destroy();
+
+      // One read buffer serves every socket: a chunk handed on without a copy would now hold the
+      // bytes of the reads after it.
+      expect(received.length).toBeGreaterThan(1);
+      expect(Buffer.concat(received)).toEqual(Buffer.concat(chunks));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('connects over TLS with the broker’s name for SNI and certificate checks, Nagle’s algorithm off', () => {
     const socket = { setKeepAlive: jest.fn(), setNoDelay: jest.fn() };
     const connect = jest.spyOn(tls, 'connect').mockReturnValue(socket as unknown as tls.TLSSocket);
@@ -34,9 +58,13 @@ describe('noDelaySocketFactory', () => {
     noDelaySocketFactory({ host: 'broker-0.example.com', port: 9093, ssl, onConnect });
     noDelaySocketFactory({ host: '10.0.0.7', port: 9093, ssl, onConnect });
 
+    const onread = { buffer: expect.any(Buffer), callback: expect.any(Function) };
     expect(connect.mock.calls).toEqual([
-      [{ host: 'broker-0.example.com', port: 9093, servername: 'broker-0.example.com', ...ssl }, onConnect],
-      [{ host: '10.0.0.7', port: 9093, ...ssl }, onConnect],
+      [
+        { host: 'broker-0.example.com', port: 9093, servername: 'broker-0.example.com', ...ssl, onread },
+        onConnect,
+      ],
+      [{ host: '10.0.0.7', port: 9093, ...ssl, onread }, onConnect],
     ]);
     expect(socket.setNoDelay.mock.calls).toEqual([[true], [true]]);
   });

@@ -1,9 +1,18 @@
-import { connect as connectTcp, isIP, Socket } from 'node:net';
+import { connect as connectTcp, isIP, OnReadOpts, Socket } from 'node:net';
 import { ConnectionOptions, connect as connectTls } from 'node:tls';
 import type { ISocketFactoryArgs } from 'kafkajs';
 
 /** The keep-alive probe delay kafkajs's own factory uses. */
 const KEEP_ALIVE_DELAY_MS = 60_000;
+
+/**
+ * Where every Kafka socket of the process reads into. Node otherwise allocates 64 KB for each read
+ * and shrinks it to the bytes read, and the runtime flags map allocations of 32 KB or more on
+ * their own (MALLOC_MMAP_THRESHOLD_, config/runtime-flags.env), which would make every read on an
+ * event's way a map and an unmap. Here a read costs a copy of its bytes. One buffer serves every
+ * socket: each read is copied out before the next one can start.
+ */
+const readBuffer = Buffer.allocUnsafeSlow(64 * 1024);
 
 /** What kafkajs hands a socket factory; `ssl` is unset for a plaintext listener. */
 export type SocketArgs = Omit<ISocketFactoryArgs, 'ssl'> & { ssl?: ConnectionOptions };
@@ -16,10 +25,27 @@ export type SocketArgs = Omit<ISocketFactoryArgs, 'ssl'> & { ssl?: ConnectionOpt
  * back for tens of milliseconds. Each request is one write, so nothing is gained by coalescing.
  */
 export function noDelaySocketFactory({ host, port, ssl, onConnect }: SocketArgs): Socket {
-  const socket = ssl
-    ? connectTls({ host, port, ...(isIP(host) ? {} : { servername: host }), ...ssl }, onConnect)
-    : connectTcp({ host, port }, onConnect);
+  // kafkajs listens for 'data'; a socket that reads into its own buffer emits none, so the copy
+  // of each read is emitted as one.
+  const onread: OnReadOpts = {
+    buffer: readBuffer,
+    callback: (bytes, buffer) => {
+      socket.emit('data', Buffer.from(buffer.subarray(0, bytes)));
+      return true;
+    },
+  };
+  const socket: Socket = ssl
+    ? connectTls(
+        withOnread({ host, port, ...(isIP(host) ? {} : { servername: host }), ...ssl }, onread),
+        onConnect,
+      )
+    : connectTcp({ host, port, onread }, onConnect);
   socket.setKeepAlive(true, KEEP_ALIVE_DELAY_MS);
   socket.setNoDelay(true);
   return socket;
+}
+
+/** tls.connect takes `onread` as net.connect does; Node's type declarations leave it out. */
+function withOnread(options: ConnectionOptions, onread: OnReadOpts): ConnectionOptions {
+  return { ...options, onread } as ConnectionOptions;
 }
