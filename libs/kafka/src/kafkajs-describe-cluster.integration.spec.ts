@@ -1,4 +1,4 @@
-import { freshNamespace, testBrokers } from '../../../test/support/kafka-test-kit';
+import { eventually, freshNamespace, testBrokers } from '../../../test/support/kafka-test-kit';
 import { rawTestKafka } from './testing';
 
 /**
@@ -24,9 +24,22 @@ describe('the patched kafkajs describeCluster', () => {
       };
       const before = await answerBytes();
       const ns = freshNamespace('describe');
+      const topics = Array.from({ length: 20 }, (_, i) => `${ns}.t${i}`);
+      // kafkajs's wait for leaders asks for the new topics' metadata and does not retry when a
+      // broker busy with many topics answers UNKNOWN_TOPIC_OR_PARTITION; the topic list is asked
+      // again until the broker knows them all, so an unpatched answer would have them.
       await admin.createTopics({
-        topics: Array.from({ length: 20 }, (_, i) => ({ topic: `${ns}.t${i}`, numPartitions: 3 })),
+        topics: topics.map((topic) => ({ topic, numPartitions: 3 })),
+        waitForLeaders: false,
       });
+      await eventually(
+        async () => {
+          const known = new Set(await admin.listTopics());
+          return topics.every((topic) => known.has(topic));
+        },
+        30_000,
+        'the new topics in the broker metadata',
+      );
 
       expect(await answerBytes()).toBe(before);
     } finally {
