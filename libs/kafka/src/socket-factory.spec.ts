@@ -2,13 +2,21 @@ import * as net from 'node:net';
 import tls from 'node:tls';
 import { noDelaySocketFactory } from './socket-factory';
 
+/** A local listener that serves each connection with `serve`. */
+async function listening(serve: (peer: net.Socket) => void) {
+  const server = net.createServer(serve);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
 describe('noDelaySocketFactory', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('connects to a plaintext listener with Nagle’s algorithm off and keep-alive on', async () => {
-    const server = net.createServer((peer) => peer.end());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as net.AddressInfo;
+    const { port, close } = await listening((peer) => peer.end());
     const noDelay = jest.spyOn(net.Socket.prototype, 'setNoDelay');
     const keepAlive = jest.spyOn(net.Socket.prototype, 'setKeepAlive');
     try {
@@ -21,18 +29,16 @@ describe('noDelaySocketFactory', () => {
       expect(keepAlive).toHaveBeenCalledWith(true, expect.any(Number));
       socket!.destroy();
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 
   it('hands kafkajs each read as its own Buffer, unchanged by the reads after it', async () => {
     const chunks = [Buffer.alloc(100_000, 1), Buffer.from('second response')];
-    const server = net.createServer((peer) => {
+    const { port, close } = await listening((peer) => {
       peer.write(chunks[0]);
       peer.end(chunks[1]);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as net.AddressInfo;
     try {
       const received: Buffer[] = [];
       const socket = noDelaySocketFactory({ host: '127.0.0.1', port, onConnect: () => undefined });
@@ -45,7 +51,7 @@ describe('noDelaySocketFactory', () => {
       expect(received.length).toBeGreaterThan(1);
       expect(Buffer.concat(received)).toEqual(Buffer.concat(chunks));
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await close();
     }
   });
 

@@ -1,4 +1,4 @@
-import { connect as connectTcp, isIP, OnReadOpts, Socket } from 'node:net';
+import { connect as connectTcp, isIP, OnReadOpts, Socket, TcpNetConnectOpts } from 'node:net';
 import { ConnectionOptions, connect as connectTls } from 'node:tls';
 import type { ISocketFactoryArgs } from 'kafkajs';
 
@@ -35,17 +35,22 @@ export function noDelaySocketFactory({ host, port, ssl, onConnect }: SocketArgs)
     },
   };
   const socket: Socket = ssl
-    ? connectTls(
-        withOnread({ host, port, ...(isIP(host) ? {} : { servername: host }), ...ssl }, onread),
-        onConnect,
-      )
+    ? connectTls(tlsConnectOptions(host, port, ssl, onread), onConnect)
     : connectTcp({ host, port, onread }, onConnect);
   socket.setKeepAlive(true, KEEP_ALIVE_DELAY_MS);
   socket.setNoDelay(true);
   return socket;
 }
 
-/** tls.connect takes `onread` as net.connect does; Node's type declarations leave it out. */
-function withOnread(options: ConnectionOptions, onread: OnReadOpts): ConnectionOptions {
-  return { ...options, onread } as ConnectionOptions;
+/**
+ * The broker's name for SNI and certificate checks (an IP address has none), and `onread`, which
+ * tls.connect takes as net.connect does though Node's type declarations leave it out.
+ */
+function tlsConnectOptions(
+  host: string,
+  port: number,
+  ssl: ConnectionOptions,
+  onread: OnReadOpts,
+): ConnectionOptions & Pick<TcpNetConnectOpts, 'onread'> {
+  return { host, port, ...(isIP(host) ? {} : { servername: host }), ...ssl, onread };
 }
