@@ -18,10 +18,14 @@
  *  - `env`: the settings in `--env` (NAME=value, space-separated) for every service against their
  *    runtime values, to show what a malloc setting (MALLOC_*) or any other setting costs.
  *
+ * With `--rate`, each turn is an open loop at that many events/s instead of the closed loop, and
+ * a round compares the two sides' latency (p50 and p99, in ms) and CPU per event: what an option
+ * costs an event's way at a low rate, where one separate run's p50 moves by more than the change.
+ *
  *   npm run bench:cost -- --option attempts-topic|filtered-standard|build|node-flags|env
  *     [--against ../before] [--flags '--max-old-space-size=160 …'] [--delivery-flags '…']
  *     [--env 'NAME=value …']
- *     [--rounds 10] [--seconds 10]
+ *     [--rounds 10] [--seconds 10] [--rate <events/s>]
  *     [--partitions 6] [--bytes 500]
  */
 import { cpus } from 'node:os';
@@ -33,15 +37,24 @@ import {
   fmt,
   machineSpeedMs,
   numberArg,
+  percentile,
   spreadLine,
   stringArg,
 } from './bench-kit';
-import { BenchPipeline, measureThroughput, PipelineOptions, startBenchPipeline } from './pipeline-kit';
+import {
+  BenchPipeline,
+  measureThroughput,
+  openLoop,
+  PipelineOptions,
+  startBenchPipeline,
+} from './pipeline-kit';
 
 const rounds = numberArg('rounds', 10);
 const seconds = numberArg('seconds', 10);
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
+/** Events/s of an open-loop turn; 0 (the default) for closed-loop turns. */
+const openLoopRate = numberArg('rate', 0);
 const option = choiceArg('option', [
   'attempts-topic',
   'filtered-standard',
@@ -99,43 +112,90 @@ async function main() {
     with: await start('with'),
   };
   try {
-    /** A turn's delivered events/s, and the CPU its pipeline's services spent per 1,000 events. */
-    const turn = async (side: Side) => {
+    const turn = async (side: Side): Promise<Turn> => {
       const pids = Object.values(pipelines[side].procs).map((p) => p.child.pid);
       const cpu = () => pids.reduce<number>((sum, pid) => sum + cpuSeconds(pid), 0);
       const cpu0 = cpu();
+      const cpuMsPer1000 = (events: number) => ((cpu() - cpu0) * 1e6) / events;
+      if (openLoopRate > 0) {
+        const { sent, receipts } = await openLoop(pipelines[side], openLoopRate, seconds, eventBytes);
+        const latencies = receipts.map((r) => r.latencyMs).sort((a, b) => a - b);
+        return {
+          rate: openLoopRate,
+          cpuMs: cpuMsPer1000(sent),
+          p50Ms: percentile(latencies, 50),
+          p99Ms: percentile(latencies, 99),
+        };
+      }
       const run = await measureThroughput(pipelines[side], seconds, eventBytes);
-      return { rate: run.events / run.elapsed, cpuMs: ((cpu() - cpu0) * 1e6) / run.events };
+      return { rate: run.events / run.elapsed, cpuMs: cpuMsPer1000(run.events), p50Ms: NaN, p99Ms: NaN };
     };
     // A first turn each warms the JIT, the connections and the topics' first segments; not counted.
     await turn('without');
     await turn('with');
-    const costs: number[] = [];
-    const cpuCosts: number[] = [];
+    const costs = {
+      throughput: [] as number[],
+      cpu: [] as number[],
+      p50: [] as number[],
+      p99: [] as number[],
+    };
     for (let round = 1; round <= rounds; round++) {
       const order: Side[] = round % 2 ? ['without', 'with'] : ['with', 'without'];
       const speed = machineSpeedMs();
-      const result = {} as Record<Side, { rate: number; cpuMs: number }>;
+      const result = {} as Record<Side, Turn>;
       for (const side of order) result[side] = await turn(side);
       const { without, with: withOption } = result;
-      costs.push((1 - withOption.rate / without.rate) * 100);
-      cpuCosts.push((withOption.cpuMs / without.cpuMs - 1) * 100);
+      costs.throughput.push((1 - withOption.rate / without.rate) * 100);
+      costs.cpu.push((withOption.cpuMs / without.cpuMs - 1) * 100);
+      costs.p50.push(withOption.p50Ms - without.p50Ms);
+      costs.p99.push(withOption.p99Ms - without.p99Ms);
       console.log(
-        `round ${round} (${order.join(', ')}): without ${fmt(without.rate)} events/s, ${fmt(without.cpuMs)} CPU-ms per 1,000; with ${fmt(withOption.rate)} events/s, ${fmt(withOption.cpuMs)} CPU-ms per 1,000; cost ${fmt(costs.at(-1)!, 1)} % of throughput, ${fmt(cpuCosts.at(-1)!, 1)} % of CPU (machine speed ${fmt(speed)} ms)`,
+        `round ${round} (${order.join(', ')}): without ${turnLine(without)}; with ${turnLine(withOption)}; ${roundCost(costs, round - 1)} (machine speed ${fmt(speed)} ms)`,
       );
     }
     console.log(
-      `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; ${rounds} rounds of ${seconds} s turns`,
+      `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; ${rounds} rounds of ${seconds} s turns${openLoopRate > 0 ? `, open loop at ${fmt(openLoopRate)} events/s` : ''}`,
     );
+    if (openLoopRate > 0) {
+      console.log(
+        `${option} cost in p50 latency: ${spreadLine(costs.p50, ' ms', 2)} (positive: slower with the option)`,
+      );
+      console.log(
+        `${option} cost in p99 latency: ${spreadLine(costs.p99, ' ms', 2)} (positive: slower with the option)`,
+      );
+    } else {
+      console.log(
+        `${option} cost in throughput: ${spreadLine(costs.throughput, ' %')} (positive: slower with the option)`,
+      );
+    }
     console.log(
-      `${option} cost in throughput: ${spreadLine(costs, ' %')} (positive: slower with the option)`,
-    );
-    console.log(
-      `${option} cost in CPU per event, all services: ${spreadLine(cpuCosts, ' %')} (positive: dearer with the option)`,
+      `${option} cost in CPU per event, all services: ${spreadLine(costs.cpu, ' %')} (positive: dearer with the option)`,
     );
   } finally {
     await Promise.all(Object.values(pipelines).map((p) => p.close()));
   }
+}
+
+/** One side's turn: delivered events/s (the open loop's rate), CPU per 1,000 events, latency (open loop only). */
+interface Turn {
+  rate: number;
+  cpuMs: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+function turnLine({ rate, cpuMs, p50Ms, p99Ms }: Turn): string {
+  const cpu = `${fmt(cpuMs)} CPU-ms per 1,000`;
+  return openLoopRate > 0
+    ? `p50 ${fmt(p50Ms, 2)} ms, p99 ${fmt(p99Ms, 1)} ms, ${cpu}`
+    : `${fmt(rate)} events/s, ${cpu}`;
+}
+
+function roundCost(costs: Record<'throughput' | 'cpu' | 'p50' | 'p99', number[]>, i: number): string {
+  const cpu = `${fmt(costs.cpu[i], 1)} % of CPU`;
+  return openLoopRate > 0
+    ? `cost ${fmt(costs.p50[i], 2)} ms of p50, ${fmt(costs.p99[i], 1)} ms of p99, ${cpu}`
+    : `cost ${fmt(costs.throughput[i], 1)} % of throughput, ${cpu}`;
 }
 
 main().catch((error) => {
