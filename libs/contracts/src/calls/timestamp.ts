@@ -5,9 +5,22 @@
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
+/** The form this returns (and ingest stamps): UTC with milliseconds, `2015-01-02T03:04:05.123Z`. */
+const CANONICAL_LENGTH = 24;
+
 /** Parses an ISO 8601 date-time and returns it as UTC with milliseconds, or undefined if invalid. */
 export function normaliseTimestamp(input: unknown): string | undefined {
   if (typeof input !== 'string') return undefined;
+  // Every call is checked at each service it passes, nearly always in the form ingest stamped, so
+  // that form is recognised by one native parse that writes it back unchanged.
+  if (input.length === CANONICAL_LENGTH && input.endsWith('Z')) {
+    const date = new Date(input);
+    if (!Number.isNaN(date.getTime()) && date.toISOString() === input) return input;
+  }
+  return parseIso8601(input);
+}
+
+function parseIso8601(input: string): string | undefined {
   const m = ISO_8601.exec(input.trim());
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s = '00', frac = '', zone = 'Z'] = m;
@@ -25,11 +38,12 @@ export function normaliseTimestamp(input: unknown): string | undefined {
     const digits = zone.slice(1).replace(':', '');
     offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
   }
-  const utc =
-    Date.UTC(Number(y), month - 1, day, hour, minute, Math.min(second, 59), millis) - offsetMinutes * 60_000;
-  const date = new Date(utc);
-  // Date.UTC rolls 31 February over into March; a calendar-invalid date is invalid input.
-  const local = new Date(utc + offsetMinutes * 60_000);
+  // setUTCFullYear, unlike Date.UTC, takes years 0-99 as written rather than as 1900-1999.
+  const local = new Date(0);
+  local.setUTCFullYear(Number(y), month - 1, day);
+  local.setUTCHours(hour, minute, Math.min(second, 59), millis);
+  // A calendar-invalid date (31 February) rolls over into the next month: invalid input.
   if (local.getUTCDate() !== day) return undefined;
+  const date = new Date(local.getTime() - offsetMinutes * 60_000);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
