@@ -5,19 +5,49 @@
 const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
-/** The form this returns (and ingest stamps): UTC with milliseconds, `2015-01-02T03:04:05.123Z`. */
-const CANONICAL_LENGTH = 24;
-
 /** Parses an ISO 8601 date-time and returns it as UTC with milliseconds, or undefined if invalid. */
 export function normaliseTimestamp(input: unknown): string | undefined {
   if (typeof input !== 'string') return undefined;
-  // Every call is checked at each service it passes, nearly always in the form ingest stamped, so
-  // that form is recognised by one native parse that writes it back unchanged.
-  if (input.length === CANONICAL_LENGTH && input.endsWith('Z')) {
-    const date = new Date(input);
-    if (!Number.isNaN(date.getTime()) && date.toISOString() === input) return input;
+  // Every call is checked at each service it passes, nearly always in the form ingest stamped:
+  // that form is its own answer once its fields are in range, with no parse and no Date.
+  return isCanonical(input) ? input : parseIso8601(input);
+}
+
+/** The form this returns (and ingest stamps): `2015-01-02T03:04:05.123Z`, UTC with milliseconds. */
+const CANONICAL_SHAPE = '0000-00-00T00:00:00.000Z';
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/** Whether `input` has the canonical shape, a real calendar date and a time without a leap second. */
+function isCanonical(input: string): boolean {
+  if (input.length !== CANONICAL_SHAPE.length) return false;
+  for (let i = 0; i < CANONICAL_SHAPE.length; i++) {
+    const code = input.charCodeAt(i);
+    const expected = CANONICAL_SHAPE.charCodeAt(i);
+    if (expected === ZERO ? code < ZERO || code > NINE : code !== expected) return false;
   }
-  return parseIso8601(input);
+  const field = (at: number, digits: number) => {
+    let value = 0;
+    for (let i = at; i < at + digits; i++) value = value * 10 + input.charCodeAt(i) - ZERO;
+    return value;
+  };
+  const year = field(0, 4);
+  const month = field(5, 2);
+  const day = field(8, 2);
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    field(11, 2) <= 23 &&
+    field(14, 2) <= 59 &&
+    field(17, 2) <= 59
+  );
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 function parseIso8601(input: string): string | undefined {
