@@ -22,16 +22,18 @@ export interface DeletionNotice {
  * receivers can de-duplicate at-least-once deliveries. Pure: same call, same body.
  */
 export function webhookEnvelope(call: Call): WebhookEnvelope {
-  return {
-    version: ENVELOPE_VERSION,
-    type: call.type,
-    messageId: call.messageId,
-    ...identityFields(call),
-    timestamp: isoMillis(call.timestamp),
-    ...KIND_FIELDS[call.type](call),
-    context: call.context ?? {},
-    ...optionalTimes(call),
-  };
+  // Built field by field, in the order receivers see (and signatures cover): the router makes one
+  // for every call, so no intermediate objects are spread into it.
+  const envelope: WebhookEnvelope = { version: ENVELOPE_VERSION, type: call.type, messageId: call.messageId };
+  // Alias carries its ids as "Previous ID" / "User ID" instead (Segment's envelope has no userId on alias).
+  if (call.type !== 'alias' && call.userId !== undefined) envelope.userId = call.userId;
+  if (call.anonymousId !== undefined) envelope.anonymousId = call.anonymousId;
+  envelope.timestamp = isoMillis(call.timestamp);
+  Object.assign(envelope, KIND_FIELDS[call.type](call));
+  envelope.context = call.context ?? {};
+  if (call.receivedAt !== undefined) envelope.receivedAt = isoMillis(call.receivedAt);
+  if (call.sentAt !== undefined) envelope.sentAt = isoMillis(call.sentAt);
+  return envelope;
 }
 
 /** The delete notification: only `type`, `userId`, `timestamp` (no `version`), plus `messageId` for de-duplication. */
@@ -58,18 +60,6 @@ const KIND_FIELDS: Record<CallType, (call: Call) => JsonObject> = {
   alias: (call) => ({ 'Previous ID': call.previousId, 'User ID': call.userId }),
 };
 
-function identityFields(call: Call): JsonObject {
-  // Alias carries its ids as "Previous ID" / "User ID" instead (Segment's envelope has no userId on alias).
-  return present({ userId: call.type === 'alias' ? undefined : call.userId, anonymousId: call.anonymousId });
-}
-
-function optionalTimes(call: Call): JsonObject {
-  return present({
-    receivedAt: call.receivedAt === undefined ? undefined : isoMillis(call.receivedAt),
-    sentAt: call.sentAt === undefined ? undefined : isoMillis(call.sentAt),
-  });
-}
-
 /**
  * A page's properties with the four page fields Segment recognises. analytics.js sends them in
  * both `properties` and `context.page`; server libraries often only in one. The call's own
@@ -93,5 +83,8 @@ function isoMillis(timestamp: string): string {
 
 /** Drops keys whose value is undefined, so absent fields are absent rather than `null`. */
 function present(fields: Record<string, unknown>): JsonObject {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const kept: JsonObject = {};
+  for (const [key, value] of Object.entries(fields))
+    if (value !== undefined) kept[key] = value as JsonObject[string];
+  return kept;
 }
