@@ -26,23 +26,25 @@ function isCanonical(input: string): boolean {
     const expected = CANONICAL_SHAPE.charCodeAt(i);
     if (expected === ZERO ? code < ZERO || code > NINE : code !== expected) return false;
   }
-  const field = (at: number, digits: number) => {
-    let value = 0;
-    for (let i = at; i < at + digits; i++) value = value * 10 + input.charCodeAt(i) - ZERO;
-    return value;
-  };
-  const year = field(0, 4);
-  const month = field(5, 2);
-  const day = field(8, 2);
+  const year = digitsAt(input, 0, 4);
+  const month = digitsAt(input, 5, 2);
+  const day = digitsAt(input, 8, 2);
   return (
     month >= 1 &&
     month <= 12 &&
     day >= 1 &&
     day <= daysInMonth(year, month) &&
-    field(11, 2) <= 23 &&
-    field(14, 2) <= 59 &&
-    field(17, 2) <= 59
+    digitsAt(input, 11, 2) <= 23 &&
+    digitsAt(input, 14, 2) <= 59 &&
+    digitsAt(input, 17, 2) <= 59
   );
+}
+
+/** The number written by the `count` digits of `text` from `at` (already checked to be digits). */
+function digitsAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) value = value * 10 + text.charCodeAt(i) - ZERO;
+  return value;
 }
 
 function daysInMonth(year: number, month: number): number {

@@ -83,8 +83,5 @@ function isoMillis(timestamp: string): string {
 
 /** Drops keys whose value is undefined, so absent fields are absent rather than `null`. */
 function present(fields: Record<string, unknown>): JsonObject {
-  const kept: JsonObject = {};
-  for (const [key, value] of Object.entries(fields))
-    if (value !== undefined) kept[key] = value as JsonObject[string];
-  return kept;
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
