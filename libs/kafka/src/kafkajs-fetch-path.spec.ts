@@ -83,6 +83,7 @@ describe('kafkajs subscription state', () => {
 });
 
 describe('kafkajs fetch request', () => {
+  const FETCH = 1;
   const silent = { namespace: () => silent, debug() {}, info() {}, warn() {}, error() {} };
 
   it("names each topic once, with all of that topic's partitions", async () => {
@@ -90,6 +91,7 @@ describe('kafkajs fetch request', () => {
     const broker = new Broker({
       connectionPool: { connectionTimeout: 1000, host: '127.0.0.1', port: 9092, send: async () => ({}) },
       logger: silent,
+      versions: { [FETCH]: { minVersion: 0, maxVersion: 11 } },
     });
     broker.lookupRequest = () => (request: { topics: typeof sentTopics }) => {
       sentTopics = request.topics;
