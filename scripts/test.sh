@@ -21,8 +21,9 @@ stop_started_brokers() {
 trap stop_started_brokers EXIT
 
 # What the newest Kafka must pass too: the pipeline, the router with and without transactions,
-# delivery and the console.
+# delivery, the console, and the consumers' fetch sessions.
 NEWEST_KAFKA_SUITES=(
+  libs/kafka/src/kafkajs-fetch-session.integration.spec.ts
   test/e2e/pipeline.spec.ts
   apps/router/src/events/event-routing.integration.spec.ts
   apps/delivery/src/delivery.integration.spec.ts

@@ -24,6 +24,10 @@ const { KafkaJSConnectionError } = load('kafkajs/src/errors') as {
 };
 
 const TOPIC = 'events';
+const NOT_LEADER = 6;
+const parseProduceAnswer = load('kafkajs/src/protocol/requests/produce/parseResponse') as (
+  answer: unknown,
+) => Promise<unknown>;
 
 interface ProduceRequest {
   topicData: { topic: string; partitions: { partition: number; messages: Message[] }[] }[];
@@ -69,14 +73,56 @@ function clusterWhereALeaderDies() {
   return { cluster, written };
 }
 
-function send(cluster: unknown, partitioner: Partitioner, messages: Message[]): Promise<unknown[]> {
+/**
+ * One broker leading both partitions, whose first answer refuses partition 1 (its leadership is
+ * moving) and writes partition 0, parsed as kafkajs parses a produce answer.
+ */
+function clusterWhereOnePartitionIsRefused() {
+  const written: { partition: number; values: string[] }[] = [];
+  let answers = 0;
+  const broker = {
+    nodeId: 1,
+    produce: async ({ topicData }: ProduceRequest) => {
+      const refuse = answers++ === 0;
+      const partitions = topicData[0].partitions.map(({ partition, messages }) => {
+        if (refuse && partition === 1)
+          return { partition, errorCode: NOT_LEADER, baseOffset: '-1', logAppendTime: '-1' };
+        written.push({ partition, values: messages.map((m) => m.value) });
+        return { partition, errorCode: 0, baseOffset: '0', logAppendTime: '-1' };
+      });
+      return parseProduceAnswer({ topics: [{ topicName: TOPIC, partitions }] });
+    },
+  };
+  const cluster = {
+    targetTopics: new Set<string>(),
+    addMultipleTargetTopics: async () => undefined,
+    refreshMetadataIfNecessary: async () => undefined,
+    refreshMetadata: async () => undefined,
+    isConnected: () => true,
+    removeBroker: () => undefined,
+    findTopicPartitionMetadata: () => [0, 1].map((partitionId) => ({ partitionId, leader: 1 })),
+    findLeaderForPartitions: (_topic: string, partitions: string[]) => ({ 1: partitions.map(Number) }),
+    findBroker: async () => broker,
+  };
+  return { cluster, written };
+}
+
+type SequenceChange = { topic: string; partition: number; change: number };
+
+function send(
+  cluster: unknown,
+  partitioner: Partitioner,
+  messages: Message[],
+  sequenceChanges: SequenceChange[] = [],
+): Promise<unknown[]> {
   const quiet = () => undefined;
   const eosManager = {
     acquireBrokerLock: async () => undefined,
     releaseBrokerLock: async () => undefined,
     isTransactional: () => false,
     getSequence: () => 0,
-    updateSequence: quiet,
+    updateSequence: (topic: string, partition: number, change: number) =>
+      sequenceChanges.push({ topic, partition, change }),
     getProducerId: () => -1,
     getProducerEpoch: () => 0,
   };
@@ -120,6 +166,29 @@ describe('kafkajs produce retry (patched)', () => {
     expect(written).toEqual([
       { broker: 1, partition: 0, values: ['m0', 'm2'] },
       { broker: 1, partition: 1, values: ['m1'] },
+    ]);
+  });
+
+  it('sends again only the partitions an answer refused, not those it wrote', async () => {
+    const { cluster, written } = clusterWhereOnePartitionIsRefused();
+    const sequenceChanges: SequenceChange[] = [];
+    const messages = [
+      { key: 'a', value: 'to-0', partition: 0 },
+      { key: 'b', value: 'to-1', partition: 1 },
+    ];
+    const metadata = await send(cluster, ({ message }) => message.partition!, messages, sequenceChanges);
+
+    expect(written).toEqual([
+      { partition: 0, values: ['to-0'] },
+      { partition: 1, values: ['to-1'] },
+    ]);
+    expect(metadata).toEqual([
+      expect.objectContaining({ topicName: TOPIC, partition: 0, errorCode: 0 }),
+      expect.objectContaining({ topicName: TOPIC, partition: 1, errorCode: 0 }),
+    ]);
+    // An idempotent producer's sequence moves back for the refused partition alone.
+    expect(sequenceChanges.filter(({ change }) => change < 0)).toEqual([
+      { topic: TOPIC, partition: 1, change: -1 },
     ]);
   });
 });
