@@ -28,7 +28,6 @@ describe('the patched kafkajs fetch session', () => {
   /** topic/partition → values read, in the order read */
   const read = new Map<string, string[]>();
   const fetchAnswerBytes: number[] = [];
-  const sessionAnswers = { lost: 0 };
 
   const readValues = (topic: string, partition: number) => read.get(`${topic}/${partition}`) ?? [];
   const readCount = () => [...read.values()].reduce((sum, values) => sum + values.length, 0);
@@ -133,6 +132,7 @@ describe('the patched kafkajs fetch session', () => {
 
   it('loses and repeats nothing when the broker no longer knows the session', async () => {
     const { request, answered } = FetchSession.prototype;
+    let sessionsLost = 0;
     const sabotage = [
       (session: { id: number }) => (session.id = 0x7fff_0000), // FETCH_SESSION_ID_NOT_FOUND
       (session: { epoch: number }) => (session.epoch += 1000), // INVALID_FETCH_SESSION_EPOCH
@@ -150,11 +150,11 @@ describe('the patched kafkajs fetch session', () => {
       response,
     ) {
       const lost = answered.call(this, exchange, response);
-      if (lost) sessionAnswers.lost++;
+      if (lost) sessionsLost++;
       return lost;
     });
     try {
-      await eventually(() => sessionAnswers.lost === 2, 30_000, 'both session errors answered');
+      await eventually(() => sessionsLost === 2, 30_000, 'both session errors answered');
       await sendWave(15, 3);
       await eventually(
         () => readCount() === TOPICS * PARTITIONS * 18 + 9,
