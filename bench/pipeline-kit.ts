@@ -44,11 +44,17 @@ export interface PipelineOptions {
   nodeFlags?: ServiceFlags;
 }
 
-export interface BenchPipeline {
-  /** The services by name: ingest, router, delivery (delivery1, delivery2… with replicas), or all-in-one. */
-  procs: Record<string, ServiceProcess>;
+/** What an open loop drives: a system that takes events and the receiver its webhooks reach. */
+export interface LoadTarget {
   /** Every webhook the receiver got, in order. */
   receipts: Receipt[];
+  /** Hands the system these events; rejects unless it accepted them. */
+  send(batch: object[]): Promise<void>;
+}
+
+export interface BenchPipeline extends LoadTarget {
+  /** The services by name: ingest, router, delivery (delivery1, delivery2… with replicas), or all-in-one. */
+  procs: Record<string, ServiceProcess>;
   /** Posts one `/v1/batch`; rejects unless ingest answers 200. */
   send(batch: object[]): Promise<void>;
   close(): Promise<void>;
@@ -128,7 +134,8 @@ async function startSplitServices(
   };
 }
 
-async function startReceiver() {
+/** A webhook receiver on 127.0.0.1 that notes each request's arrival and the send time its body carries. */
+export async function startReceiver() {
   const receipts: Receipt[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -220,7 +227,7 @@ const OPEN_LOOP_TICK_MS = 10;
  * 1,000/s.
  */
 export async function openLoop(
-  pipeline: BenchPipeline,
+  pipeline: LoadTarget,
   rate: number,
   seconds: number,
   eventBytes: number,

@@ -1,0 +1,199 @@
+/**
+ * Switchyard beside a peer webhook server on the same machine: the same events, at the same
+ * open-loop rates, each system delivering to its own receiver of the same code, in alternating
+ * turns. The peer is Svix's open-source server, already running (with its Postgres and Redis);
+ * the bench creates an application and an endpoint in it, then sends each event as one message.
+ * Switchyard runs as `bench:e2e` runs it (split services, the broker on this machine).
+ *
+ *   SVIX_URL=http://127.0.0.1:8071 SVIX_TOKEN=<API token> \
+ *     npm run bench:peers -- [--rates 50,500,1000] [--latency-seconds 15] [--rounds 3]
+ *     [--warmup-seconds 2] [--partitions 6] [--bytes 500]
+ *
+ * Each side's CPU per event counts its whole system: Switchyard's services and the local broker;
+ * every process named svix-server, postgres or redis-server (SVIX_PROCESSES lists other names).
+ * bench/peers/svix-run.sh starts Svix with its Postgres and Redis.
+ */
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { Pool } from 'undici';
+import {
+  cpuSeconds,
+  fmt,
+  localBrokerPid,
+  machineSpeedMs,
+  numberArg,
+  percentile,
+  spreadLine,
+  stringArg,
+} from './bench-kit';
+import { LoadTarget, openLoop, Receipt, startBenchPipeline, startReceiver } from './pipeline-kit';
+
+const rates = stringArg('rates', '50,500,1000').split(',').map(Number);
+const latencySeconds = numberArg('latency-seconds', 15);
+const rounds = numberArg('rounds', 3);
+const warmUpSeconds = numberArg('warmup-seconds', 2);
+const partitions = numberArg('partitions', 6);
+const eventBytes = numberArg('bytes', 500);
+
+interface Side extends LoadTarget {
+  name: string;
+  /** The processes whose CPU counts for this side, as they are now. */
+  pids(): number[];
+  close(): Promise<void>;
+}
+
+interface Turn {
+  p50: number;
+  p99: number;
+  /** CPU-seconds of the side's processes per 1,000 events delivered. */
+  cpuPerThousand: number;
+}
+
+async function startSwitchyard(): Promise<Side> {
+  const pipeline = await startBenchPipeline({ partitions, deliveryReplicas: 1 });
+  const broker = localBrokerPid();
+  return {
+    name: 'Switchyard',
+    receipts: pipeline.receipts,
+    send: pipeline.send,
+    pids: () => [...Object.values(pipeline.procs).map((p) => p.child.pid!), ...(broker ? [broker] : [])],
+    close: () => pipeline.close(),
+  };
+}
+
+/** Svix's API: one application and one endpoint pointing at a fresh receiver, then one message per event. */
+async function startSvix(url: string, token: string, processNames: string[]): Promise<Side> {
+  const receiver = await startReceiver();
+  const api = new Pool(url, { connections: 16 });
+  const call = async (path: string, body: object): Promise<{ id: string }> => {
+    const res = await api.request({
+      path,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 300) throw new Error(`Svix answered ${res.statusCode} to POST ${path}: ${text}`);
+    return JSON.parse(text) as { id: string };
+  };
+  const app = await call('/api/v1/app/', { name: `bench-${randomUUID().slice(0, 8)}` });
+  await call(`/api/v1/app/${app.id}/endpoint/`, { url: receiver.url, version: 1 });
+  return {
+    name: 'Svix',
+    receipts: receiver.receipts,
+    async send(batch) {
+      // Svix has no batch call: each event is its own message, all sent at once.
+      await Promise.all(
+        batch.map((payload) => call(`/api/v1/app/${app.id}/msg/`, { eventType: 'track', payload })),
+      );
+    },
+    // Looked up at each turn: Postgres starts a backend for each connection Svix's pool opens.
+    pids: () => processesNamed(processNames),
+    async close() {
+      await api.close();
+      receiver.close();
+    },
+  };
+}
+
+/** Processes whose command name is one of `names`. */
+function processesNamed(names: string[]): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return names.includes(readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/** CPU-seconds of each process; NaN for one that has ended. */
+function cpuOf(pids: number[]): number[] {
+  return pids.map((pid) => {
+    try {
+      return cpuSeconds(pid);
+    } catch {
+      return Number.NaN;
+    }
+  });
+}
+
+async function turn(side: Side, rate: number): Promise<Turn> {
+  const pids = side.pids();
+  const before = cpuOf(pids);
+  const { receipts } = await openLoop(side, rate, latencySeconds, eventBytes);
+  // A process that ended during the turn is left out rather than counted negative.
+  const cpu = cpuOf(pids).reduce((sum, after, i) => sum + (after - before[i] || 0), 0);
+  const latencies = receipts.map((r: Receipt) => r.latencyMs).sort((a, b) => a - b);
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuPerThousand: (cpu / receipts.length) * 1000,
+  };
+}
+
+const range = (values: number[], digits = 1) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `${fmt(sorted[0], digits)}–${fmt(sorted.at(-1)!, digits)}`;
+};
+
+function report(rate: number, turns: Record<string, Turn[]>, [ours, peer]: Side[]) {
+  console.log(`at ${fmt(rate)} events/s, ${rounds} rounds:`);
+  for (const side of [ours, peer]) {
+    const t = turns[side.name];
+    console.log(
+      `  ${side.name.padEnd(10)} p50 ${range(t.map((x) => x.p50))} ms, p99 ${range(t.map((x) => x.p99))} ms, CPU ${range(t.map((x) => x.cpuPerThousand))} s per 1,000 events`,
+    );
+  }
+  if (rounds < 2) return;
+  for (const [label, pick] of [
+    ['p50', (t: Turn) => t.p50],
+    ['p99', (t: Turn) => t.p99],
+  ] as const) {
+    const ratios = turns[ours.name].map((t, i) => pick(t) / pick(turns[peer.name][i]));
+    console.log(`  ${ours.name} ÷ ${peer.name}, ${label}: ${spreadLine(ratios, '', 3)}`);
+  }
+}
+
+async function main() {
+  const url = process.env.SVIX_URL;
+  const token = process.env.SVIX_TOKEN;
+  if (!url || !token)
+    throw new Error('SVIX_URL and SVIX_TOKEN must name a running Svix server and an API token for it');
+  const peerProcesses = (process.env.SVIX_PROCESSES ?? 'svix-server,postgres,redis-server').split(',');
+  console.log(
+    `machine: ${cpus().length} cores, node ${process.version}; events ~${eventBytes} bytes; ${latencySeconds} s per turn; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`,
+  );
+  const sides = [await startSwitchyard(), await startSvix(url, token, peerProcesses)];
+  try {
+    for (const side of sides) await openLoop(side, 500, warmUpSeconds, eventBytes);
+    const turns = new Map(
+      rates.map((rate) => [rate, { Switchyard: [], Svix: [] } as Record<string, Turn[]>]),
+    );
+    for (let round = 0; round < rounds; round++) {
+      // Alternating which side goes first, so a machine that slows down mid-round favours neither.
+      const order = round % 2 === 0 ? sides : [...sides].reverse();
+      for (const rate of rates) {
+        for (const side of order) {
+          const t = await turn(side, rate);
+          turns.get(rate)![side.name].push(t);
+          console.log(
+            `round ${round + 1}, ${fmt(rate)} events/s, ${side.name}: p50 ${fmt(t.p50, 1)} ms, p99 ${fmt(t.p99, 1)} ms`,
+          );
+        }
+      }
+    }
+    for (const rate of rates) report(rate, turns.get(rate)!, sides);
+  } finally {
+    for (const side of sides) await side.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
