@@ -207,6 +207,13 @@ export function numberArg(name: string, fallback: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
+/** The comma-separated rates after `--name` on the command line (each above 0), or `fallback`'s. */
+export function numberListArg(name: string, fallback: string): number[] {
+  const values = stringArg(name, fallback).split(',').map(Number);
+  if (values.some((v) => !(v > 0))) throw new Error(`--${name} must list rates above 0, e.g. ${fallback}`);
+  return values;
+}
+
 /** The text after `--name` on the command line, or `fallback`. */
 export function stringArg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -28,6 +28,7 @@ import {
   localBrokerPid,
   machineSpeedMs,
   numberArg,
+  numberListArg,
   peakRssMb,
   percentile,
   stringArg,
@@ -54,12 +55,6 @@ const destination: DestinationVariant = destinationVariantArg(stringArg('destina
 
 /** A warm-up before open-loop phases that no throughput phase preceded: JIT, connections, fetch sessions. */
 const WARM_UP = { rate: 500, seconds: numberArg('warmup-seconds', 2) };
-
-function numberListArg(name: string, fallback: string): number[] {
-  const values = stringArg(name, fallback).split(',').map(Number);
-  if (values.some((v) => !(v > 0))) throw new Error(`--${name} must list rates above 0, e.g. ${fallback}`);
-  return values;
-}
 
 function phasesArg(value: string): Set<Phase> {
   const named = value.split(',');

@@ -23,13 +23,13 @@ import {
   localBrokerPid,
   machineSpeedMs,
   numberArg,
+  numberListArg,
   percentile,
   spreadLine,
-  stringArg,
 } from './bench-kit';
 import { LoadTarget, openLoop, Receipt, startBenchPipeline, startReceiver } from './pipeline-kit';
 
-const rates = stringArg('rates', '50,500,1000').split(',').map(Number);
+const rates = numberListArg('rates', '50,500,1000');
 const latencySeconds = numberArg('latency-seconds', 15);
 const rounds = numberArg('rounds', 3);
 const warmUpSeconds = numberArg('warmup-seconds', 2);
@@ -172,7 +172,7 @@ async function main() {
   try {
     for (const side of sides) await openLoop(side, 500, warmUpSeconds, eventBytes);
     const turns = new Map(
-      rates.map((rate) => [rate, { Switchyard: [], Svix: [] } as Record<string, Turn[]>]),
+      rates.map((rate) => [rate, Object.fromEntries(sides.map((side) => [side.name, [] as Turn[]]))]),
     );
     for (let round = 0; round < rounds; round++) {
       // Alternating which side goes first, so a machine that slows down mid-round favours neither.
