@@ -11,6 +11,7 @@ import { countRefusal } from './refusals';
 import { registerBodyHandling } from './tracking/body-handling';
 import { registerJsonBody } from './json-body/json-body';
 import { trackingRouteLabel } from './tracking/tracking-endpoints';
+import { fastifyTrustProxy } from './tracking/proxy-trust';
 
 const HTTP_TIMEOUT_CHECK_MS = 1000;
 
@@ -19,7 +20,7 @@ export function startIngest(settings: IngestSettings, logger: Logger): Promise<N
   const fastify: FastifyHttpOptions<Server> = {
     bodyLimit: settings.maxRequestBytes,
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: settings.trustProxy,
+    trustProxy: fastifyTrustProxy(settings.trustProxy),
     requestTimeout: settings.requestTimeoutMs,
     keepAliveTimeout: settings.keepAliveTimeoutMs,
     // Node checks these timeouts every connectionsCheckingInterval (30 s by default), which
