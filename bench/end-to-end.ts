@@ -26,7 +26,7 @@ import {
   cpuSeconds,
   fmt,
   localBrokerPid,
-  machineSpeedMs,
+  machineFigures,
   numberArg,
   numberListArg,
   peakRssMb,
@@ -159,7 +159,7 @@ async function breakdownPhase(untraced: Map<number, Receipt[]>): Promise<void> {
 
 async function main() {
   console.log(
-    `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; destination ${destination}; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`,
+    `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; destination ${destination}; ${await machineFigures()}`,
   );
   const untraced = await untracedPhases();
   if (phases.has('breakdown')) await breakdownPhase(untraced);

@@ -21,7 +21,7 @@ import {
   cpuSeconds,
   fmt,
   localBrokerPid,
-  machineSpeedMs,
+  machineFigures,
   numberArg,
   numberListArg,
   percentile,
@@ -166,7 +166,7 @@ async function main() {
     throw new Error('SVIX_URL and SVIX_TOKEN must name a running Svix server and an API token for it');
   const peerProcesses = (process.env.SVIX_PROCESSES ?? 'svix-server,postgres,redis-server').split(',');
   console.log(
-    `machine: ${cpus().length} cores, node ${process.version}; events ~${eventBytes} bytes; ${latencySeconds} s per turn; machine speed ${fmt(machineSpeedMs())} ms (lower is faster)`,
+    `machine: ${cpus().length} cores, node ${process.version}; events ~${eventBytes} bytes; ${latencySeconds} s per turn; ${await machineFigures()}`,
   );
   const sides = [await startSwitchyard(), await startSvix(url, token, peerProcesses)];
   try {
