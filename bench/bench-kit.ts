@@ -145,12 +145,14 @@ export function machineSpeedMs(): number {
   const sample = speedSample();
   const run = (times: number) => {
     const started = performance.now();
-    for (let i = 0; i < times; i++) JSON.parse(JSON.stringify(sample));
+    for (let i = 0; i < times; i++) jsonRoundTrip(sample);
     return performance.now() - started;
   };
   run(5_000); // warm-up: compiled code, not the interpreter, is what is timed
   return run(20_000);
 }
+
+const jsonRoundTrip = (value: object): unknown => JSON.parse(JSON.stringify(value));
 
 const speedSample = () => ({
   type: 'track',
@@ -169,10 +171,14 @@ export async function wakeUpCostUs(): Promise<{ warm: number; afterSleep: number
   const sample = speedSample();
   const timeOne = () => {
     const started = performance.now();
-    JSON.parse(JSON.stringify(sample));
+    jsonRoundTrip(sample);
     return (performance.now() - started) * 1000;
   };
-  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1];
+  const median = (values: number[]) =>
+    percentile(
+      values.sort((a, b) => a - b),
+      50,
+    );
   for (let i = 0; i < 5_000; i++) timeOne();
   const warm = median(Array.from({ length: 41 }, timeOne));
   const afterSleep: number[] = [];

@@ -8,22 +8,53 @@ import { Gauge, Registry } from 'prom-client';
  */
 export const LAG_SAMPLE_MS = 100;
 
-/** The histogram gauges, under prom-client's names so dashboards built on them keep working. */
-const HISTOGRAM_GAUGES = {
-  min: 'nodejs_eventloop_lag_min_seconds',
-  max: 'nodejs_eventloop_lag_max_seconds',
-  mean: 'nodejs_eventloop_lag_mean_seconds',
-  stddev: 'nodejs_eventloop_lag_stddev_seconds',
-  p50: 'nodejs_eventloop_lag_p50_seconds',
-  p90: 'nodejs_eventloop_lag_p90_seconds',
-  p99: 'nodejs_eventloop_lag_p99_seconds',
-} as const;
+type Histogram = ReturnType<typeof monitorEventLoopDelay>;
+
+/**
+ * The histogram gauges, under prom-client's names so dashboards built on them keep working, and
+ * the nanoseconds each reads from the histogram.
+ */
+const HISTOGRAM_GAUGES: readonly { name: string; help: string; nanoseconds(h: Histogram): number }[] = [
+  {
+    name: 'nodejs_eventloop_lag_min_seconds',
+    help: 'The shortest event loop delay sampled since the last scrape.',
+    nanoseconds: (h) => h.min,
+  },
+  {
+    name: 'nodejs_eventloop_lag_max_seconds',
+    help: 'The longest event loop delay sampled since the last scrape.',
+    nanoseconds: (h) => h.max,
+  },
+  {
+    name: 'nodejs_eventloop_lag_mean_seconds',
+    help: 'The mean event loop delay sampled since the last scrape.',
+    nanoseconds: (h) => h.mean,
+  },
+  {
+    name: 'nodejs_eventloop_lag_p50_seconds',
+    help: 'The median sampled event loop delay.',
+    nanoseconds: (h) => h.percentile(50),
+  },
+  {
+    name: 'nodejs_eventloop_lag_p90_seconds',
+    help: 'The 90th percentile of the sampled event loop delays.',
+    nanoseconds: (h) => h.percentile(90),
+  },
+  {
+    name: 'nodejs_eventloop_lag_p99_seconds',
+    help: 'The 99th percentile of the sampled event loop delays.',
+    nanoseconds: (h) => h.percentile(99),
+  },
+];
+/** A spread, not a delay: no period to take off. */
+const STDDEV_GAUGE = 'nodejs_eventloop_lag_stddev_seconds';
 const SCRAPE_LAG_GAUGE = 'nodejs_eventloop_lag_seconds';
 
 /** Every name prom-client's own event-loop collector registers, for `replaceEventLoopLag` to take over. */
 export const EVENT_LOOP_LAG_METRICS: readonly string[] = [
   SCRAPE_LAG_GAUGE,
-  ...Object.values(HISTOGRAM_GAUGES),
+  ...HISTOGRAM_GAUGES.map(({ name }) => name),
+  STDDEV_GAUGE,
 ];
 
 const NS_PER_SECOND = 1e9;
@@ -47,27 +78,22 @@ export function replaceEventLoopLag(register: Registry): void {
     collect() {
       const start = process.hrtime.bigint();
       setImmediate(() => scrapeLag.set(Number(process.hrtime.bigint() - start) / NS_PER_SECOND));
-      const beyondPeriod = (ns: number) =>
-        histogram.count === 0 ? 0 : Math.max(0, ns - SAMPLE_NS) / NS_PER_SECOND;
-      figures.min.set(beyondPeriod(histogram.min));
-      figures.max.set(beyondPeriod(histogram.max));
-      figures.mean.set(beyondPeriod(histogram.mean));
-      figures.stddev.set(histogram.count === 0 ? 0 : histogram.stddev / NS_PER_SECOND);
-      figures.p50.set(beyondPeriod(histogram.percentile(50)));
-      figures.p90.set(beyondPeriod(histogram.percentile(90)));
-      figures.p99.set(beyondPeriod(histogram.percentile(99)));
+      const sampled = histogram.count > 0;
+      for (const { nanoseconds, gauge } of figures) {
+        gauge.set(sampled ? Math.max(0, nanoseconds(histogram) - SAMPLE_NS) / NS_PER_SECOND : 0);
+      }
+      stddev.set(sampled ? histogram.stddev / NS_PER_SECOND : 0);
       histogram.reset();
     },
   });
   // Registered after the gauge whose collect sets them, so a scrape writes the values it just set.
-  const gauge = (name: string, help: string) => new Gauge({ name, help, registers: [register] });
-  const figures = {
-    min: gauge(HISTOGRAM_GAUGES.min, 'The shortest event loop delay sampled since the last scrape.'),
-    max: gauge(HISTOGRAM_GAUGES.max, 'The longest event loop delay sampled since the last scrape.'),
-    mean: gauge(HISTOGRAM_GAUGES.mean, 'The mean event loop delay sampled since the last scrape.'),
-    stddev: gauge(HISTOGRAM_GAUGES.stddev, 'The standard deviation of the sampled event loop delays.'),
-    p50: gauge(HISTOGRAM_GAUGES.p50, 'The median sampled event loop delay.'),
-    p90: gauge(HISTOGRAM_GAUGES.p90, 'The 90th percentile of the sampled event loop delays.'),
-    p99: gauge(HISTOGRAM_GAUGES.p99, 'The 99th percentile of the sampled event loop delays.'),
-  };
+  const figures = HISTOGRAM_GAUGES.map(({ name, help, nanoseconds }) => ({
+    nanoseconds,
+    gauge: new Gauge({ name, help, registers: [register] }),
+  }));
+  const stddev = new Gauge({
+    name: STDDEV_GAUGE,
+    help: 'The standard deviation of the sampled event loop delays.',
+    registers: [register],
+  });
 }
