@@ -63,6 +63,9 @@ interface Output {
  * where jest's module sandbox would defeat the thing under test (OpenTelemetry's instrumentation,
  * SIGTERM and SIGKILL).
  */
+/** Beyond delivery's 10 s shutdown grace and a Kafka request's timeout: a process this slow to exit is stuck. */
+const STOP_REPORTED_AFTER_MS = 40_000;
+
 export class ServiceProcess {
   private constructor(
     readonly name: string,
@@ -148,15 +151,26 @@ export class ServiceProcess {
     }
   }
 
-  /** Sends a signal and resolves with the exit code (or signal name) once the process is gone. */
+  /**
+   * Sends a signal and resolves with the exit code (or signal name) once the process is gone. A
+   * process still there `STOP_REPORTED_AFTER_MS` later has its last lines written to stderr: a
+   * suite's clean-up that times out says no more than that, and a CI log is all that is left.
+   */
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
     if (this.child.exitCode !== null || this.child.signalCode !== null)
       return this.child.exitCode ?? this.child.signalCode ?? '';
     const exited = new Promise<number | string>((resolve) =>
       this.child.once('exit', (code, sig) => resolve(code ?? sig ?? '')),
     );
+    const report = setTimeout(
+      () =>
+        process.stderr.write(
+          `\n${this.name} has not exited ${STOP_REPORTED_AFTER_MS / 1000} s after ${signal}; its last lines:\n${this.tail(80)}\n`,
+        ),
+      STOP_REPORTED_AFTER_MS,
+    );
     this.child.kill(signal);
-    return exited;
+    return exited.finally(() => clearTimeout(report));
   }
 }
 
