@@ -1,6 +1,7 @@
 /**
  * End to end: ingest → router → delivery → a local webhook receiver, every service its own
- * (compiled) process, the broker on the same machine. Three phases:
+ * (compiled) process or, with `--mode all-in-one`, the three in one, the broker on the same
+ * machine. Three phases:
  *  1. throughput: send as fast as delivery keeps up for `--seconds`; events/s received, and the
  *     CPU and peak RSS of each process;
  *  2. latency: an open loop at each of `--rates` events/s for `--latency-seconds`; p50/p99 from
@@ -13,7 +14,7 @@
  *   npm run bench:e2e -- [--seconds 10] [--latency-seconds <seconds>] [--rates 50,500,1000]
  *     [--breakdown-rates 50,500] [--phases throughput,latency,breakdown] [--partitions 6]
  *     [--bytes 500] [--delivery-replicas 1] [--destination-variant segment|filtered-standard]
- *     [--warmup-seconds 2]
+ *     [--warmup-seconds 2] [--mode split|all-in-one]
  * --delivery-replicas runs that many delivery processes in one consumer group, as delivery pods would.
  * --warmup-seconds: how long the open loop at 500 events/s runs before open-loop phases that no
  * throughput phase preceded. At 50 events/s the hot path keeps getting faster for a minute or more
@@ -23,6 +24,7 @@
  */
 import { cpus } from 'node:os';
 import {
+  choiceArg,
   cpuSeconds,
   fmt,
   localBrokerPid,
@@ -51,6 +53,10 @@ const phases = phasesArg(stringArg('phases', PHASES.join(',')));
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
 const deliveryReplicas = numberArg('delivery-replicas', 1);
+const mode = choiceArg('mode', ['split', 'all-in-one'] as const);
+if (mode === 'all-in-one' && deliveryReplicas > 1)
+  throw new Error('--delivery-replicas needs --mode split: the all-in-one process runs one delivery');
+const allInOne = mode === 'all-in-one';
 const destination: DestinationVariant = destinationVariantArg(stringArg('destination-variant', 'segment'));
 
 /** A warm-up before open-loop phases that no throughput phase preceded: JIT, connections, fetch sessions. */
@@ -109,7 +115,7 @@ async function throughputPhase(pipeline: BenchPipeline): Promise<() => void> {
 
 /** Throughput and the untraced open-loop latencies; returns the receipts of each rate measured. */
 async function untracedPhases(): Promise<Map<number, Receipt[]>> {
-  const pipeline = await startBenchPipeline({ partitions, deliveryReplicas, destination });
+  const pipeline = await startBenchPipeline({ partitions, deliveryReplicas, destination, allInOne });
   const untraced = new Map<number, Receipt[]>();
   try {
     const printProcesses = phases.has('throughput') ? await throughputPhase(pipeline) : undefined;
@@ -137,6 +143,7 @@ async function breakdownPhase(untraced: Map<number, Receipt[]>): Promise<void> {
     partitions,
     deliveryReplicas,
     destination,
+    allInOne,
     env: tracingEnv(collector),
   });
   try {
@@ -159,7 +166,7 @@ async function breakdownPhase(untraced: Map<number, Receipt[]>): Promise<void> {
 
 async function main() {
   console.log(
-    `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; destination ${destination}; ${await machineFigures()}`,
+    `machine: ${cpus().length} cores, node ${process.version}; ${mode}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; destination ${destination}; ${await machineFigures()}`,
   );
   const untraced = await untracedPhases();
   if (phases.has('breakdown')) await breakdownPhase(untraced);

@@ -78,10 +78,14 @@ class SpanIndex {
     }
   }
 
-  /** The parent of `span`, when it is the span of `service` that `name` starts (or that has `kind`). */
+  /**
+   * The parent of `span`, when it is the span of `service` that `name` starts (or that has `kind`).
+   * The all-in-one process reports every service as `switchyard`; there the chain of parents
+   * alone tells the hops apart.
+   */
   parent(span: TimedSpan | undefined, service: string, name: string | number): TimedSpan | undefined {
     const parent = span && this.byId.get(span.parentSpanId);
-    if (!parent || parent.service !== `switchyard-${service}`) return undefined;
+    if (!parent || ![`switchyard-${service}`, 'switchyard'].includes(parent.service)) return undefined;
     return (typeof name === 'number' ? parent.kind === name : parent.name.startsWith(name))
       ? parent
       : undefined;

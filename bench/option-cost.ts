@@ -16,13 +16,14 @@
  *    one's runtime setting (config/runtime-flags.env), to show what a heap setting costs;
  *    `--ingest-flags`, `--router-flags` and `--delivery-flags` give one service other flags;
  *  - `env`: the settings in `--env` (NAME=value, space-separated) for every service against their
- *    runtime values, to show what a malloc setting (MALLOC_*) or any other setting costs.
+ *    runtime values, to show what a malloc setting (MALLOC_*) or any other setting costs;
+ *  - `all-in-one`: ingest, router and delivery in one process against one process each.
  *
  * With `--rate`, each turn is an open loop at that many events/s instead of the closed loop, and
  * a round compares the two sides' latency (p50 and p99, in ms) and CPU per event: what an option
  * costs an event's way at a low rate, where one separate run's p50 moves by more than the change.
  *
- *   npm run bench:cost -- --option attempts-topic|filtered-standard|build|node-flags|env
+ *   npm run bench:cost -- --option attempts-topic|filtered-standard|build|node-flags|env|all-in-one
  *     [--against ../before] [--flags '--max-old-space-size=160 …'] [--delivery-flags '…']
  *     [--env 'NAME=value …']
  *     [--rounds 10] [--seconds 10] [--rate <events/s>]
@@ -61,6 +62,7 @@ const option = choiceArg('option', [
   'build',
   'node-flags',
   'env',
+  'all-in-one',
 ] as const);
 
 type Side = 'without' | 'with';
@@ -78,6 +80,7 @@ const SIDES: Record<typeof option, Record<Side, Partial<PipelineOptions>>> = {
   build: { without: { checkout: option === 'build' ? againstArg() : undefined }, with: {} },
   'node-flags': { without: {}, with: { nodeFlags: option === 'node-flags' ? flagsArg() : undefined } },
   env: { without: {}, with: { env: option === 'env' ? requiredEnvArg() : undefined } },
+  'all-in-one': { without: {}, with: { allInOne: true } },
 };
 
 /**

@@ -3,11 +3,12 @@
  * open-loop rates, each system delivering to its own receiver of the same code, in alternating
  * turns. The peer is Svix's open-source server, already running (with its Postgres and Redis);
  * the bench creates an application and an endpoint in it, then sends each event as one message.
- * Switchyard runs as `bench:e2e` runs it (split services, the broker on this machine).
+ * Switchyard runs as `bench:e2e` runs it: split services, or with `--mode all-in-one` the three in
+ * one process, the broker on this machine.
  *
  *   SVIX_URL=http://127.0.0.1:8071 SVIX_TOKEN=<API token> \
  *     npm run bench:peers -- [--rates 50,500,1000] [--latency-seconds 15] [--rounds 3]
- *     [--warmup-seconds 2] [--partitions 6] [--bytes 500]
+ *     [--warmup-seconds 2] [--partitions 6] [--bytes 500] [--mode split|all-in-one]
  *
  * Each side's CPU per event counts its whole system: Switchyard's services and the local broker;
  * every process named svix-server, postgres or redis-server (SVIX_PROCESSES lists other names).
@@ -18,6 +19,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Pool } from 'undici';
 import {
+  choiceArg,
   cpuSeconds,
   fmt,
   localBrokerPid,
@@ -35,6 +37,7 @@ const rounds = numberArg('rounds', 3);
 const warmUpSeconds = numberArg('warmup-seconds', 2);
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
+const mode = choiceArg('mode', ['split', 'all-in-one'] as const);
 
 interface Side extends LoadTarget {
   name: string;
@@ -51,10 +54,14 @@ interface Turn {
 }
 
 async function startSwitchyard(): Promise<Side> {
-  const pipeline = await startBenchPipeline({ partitions, deliveryReplicas: 1 });
+  const pipeline = await startBenchPipeline({
+    partitions,
+    deliveryReplicas: 1,
+    allInOne: mode === 'all-in-one',
+  });
   const broker = localBrokerPid();
   return {
-    name: 'Switchyard',
+    name: mode === 'split' ? 'Switchyard' : 'Switchyard (all-in-one)',
     receipts: pipeline.receipts,
     send: pipeline.send,
     pids: () => [...Object.values(pipeline.procs).map((p) => p.child.pid!), ...(broker ? [broker] : [])],
