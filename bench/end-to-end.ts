@@ -24,7 +24,6 @@
  */
 import { cpus } from 'node:os';
 import {
-  choiceArg,
   cpuSeconds,
   fmt,
   localBrokerPid,
@@ -37,7 +36,14 @@ import {
 } from './bench-kit';
 import { DestinationVariant, destinationVariantArg } from './destination-variants';
 import { collectBreakdown, printBreakdown, tracingEnv } from './latency-breakdown';
-import { BenchPipeline, measureThroughput, openLoop, Receipt, startBenchPipeline } from './pipeline-kit';
+import {
+  BenchPipeline,
+  measureThroughput,
+  modeArg,
+  openLoop,
+  Receipt,
+  startBenchPipeline,
+} from './pipeline-kit';
 import { TraceCollector } from './trace-collector';
 
 if (process.argv.includes('--rate')) throw new Error('--rate is now --rates (a comma-separated list)');
@@ -53,7 +59,7 @@ const phases = phasesArg(stringArg('phases', PHASES.join(',')));
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
 const deliveryReplicas = numberArg('delivery-replicas', 1);
-const mode = choiceArg('mode', ['split', 'all-in-one'] as const);
+const mode = modeArg();
 if (mode === 'all-in-one' && deliveryReplicas > 1)
   throw new Error('--delivery-replicas needs --mode split: the all-in-one process runs one delivery');
 const allInOne = mode === 'all-in-one';

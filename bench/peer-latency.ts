@@ -19,7 +19,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Pool } from 'undici';
 import {
-  choiceArg,
   cpuSeconds,
   fmt,
   localBrokerPid,
@@ -29,7 +28,7 @@ import {
   percentile,
   spreadLine,
 } from './bench-kit';
-import { LoadTarget, openLoop, Receipt, startBenchPipeline, startReceiver } from './pipeline-kit';
+import { LoadTarget, modeArg, openLoop, Receipt, startBenchPipeline, startReceiver } from './pipeline-kit';
 
 const rates = numberListArg('rates', '50,500,1000');
 const latencySeconds = numberArg('latency-seconds', 15);
@@ -37,7 +36,7 @@ const rounds = numberArg('rounds', 3);
 const warmUpSeconds = numberArg('warmup-seconds', 2);
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
-const mode = choiceArg('mode', ['split', 'all-in-one'] as const);
+const mode = modeArg();
 
 interface Side extends LoadTarget {
   name: string;

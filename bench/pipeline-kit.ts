@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { freePort, ServiceProcess } from '../test/support/service-process';
-import { fillerText, preciseNowMs, ServiceFlags, startAllInOne, startService } from './bench-kit';
+import { choiceArg, fillerText, preciseNowMs, ServiceFlags, startAllInOne, startService } from './bench-kit';
 import { benchDestination, DestinationVariant } from './destination-variants';
 import { localKafkaBrokers } from '@switchyard/config';
 
@@ -27,6 +27,11 @@ export interface Receipt {
   receivedAtMs: number;
   /** The span id the request's `traceparent` names (delivery's request span), when tracing is on. */
   requestSpanId?: string;
+}
+
+/** `--mode`: the pipeline's services one process each (`split`, the default) or in one (`all-in-one`). */
+export function modeArg(): 'split' | 'all-in-one' {
+  return choiceArg('mode', ['split', 'all-in-one'] as const);
 }
 
 export interface PipelineOptions {

@@ -15,7 +15,6 @@
  */
 import { cpus } from 'node:os';
 import {
-  choiceArg,
   cpuSeconds,
   fmt,
   localBrokerPid,
@@ -26,12 +25,12 @@ import {
   rssMb,
   rssPartsMb,
 } from './bench-kit';
-import { benchEvent, startBenchPipeline, waitUntil } from './pipeline-kit';
+import { benchEvent, modeArg, startBenchPipeline, waitUntil } from './pipeline-kit';
 import { ServiceProcess } from '../test/support/service-process';
 
 const minutes = numberArg('minutes', 5);
 const rate = numberArg('rate', 1500);
-const mode = choiceArg('mode', ['split', 'all-in-one'] as const);
+const mode = modeArg();
 const reportEveryMs = numberArg('every', 10) * 1000;
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
