@@ -174,11 +174,6 @@ export async function wakeUpCostUs(): Promise<{ warm: number; afterSleep: number
     jsonRoundTrip(sample);
     return (performance.now() - started) * 1000;
   };
-  const median = (values: number[]) =>
-    percentile(
-      values.sort((a, b) => a - b),
-      50,
-    );
   for (let i = 0; i < 5_000; i++) timeOne();
   const warm = median(Array.from({ length: 41 }, timeOne));
   const afterSleep: number[] = [];
@@ -238,6 +233,14 @@ export function cpuSeconds(pid: number | undefined): number {
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** The median of values in any order (the upper one of an even count, as `percentile` takes it). */
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 /** The number after `--name` on the command line, or `fallback`. */

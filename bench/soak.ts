@@ -19,6 +19,7 @@ import {
   fmt,
   localBrokerPid,
   machineSpeedMs,
+  median,
   numberArg,
   peakRssMb,
   percentile,
@@ -52,12 +53,6 @@ interface Sample {
   rss: number;
   heap: number;
 }
-
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 async function main() {
   const pipeline = await startBenchPipeline({

@@ -58,14 +58,14 @@ interface Output {
   text: string;
 }
 
+/** Beyond delivery's 10 s shutdown grace and a Kafka request's timeout: a process this slow to exit is stuck. */
+const STOP_REPORTED_AFTER_MS = 40_000;
+
 /**
  * A service run as its own Node process from source (swc on the fly), as in production: needed
  * where jest's module sandbox would defeat the thing under test (OpenTelemetry's instrumentation,
  * SIGTERM and SIGKILL).
  */
-/** Beyond delivery's 10 s shutdown grace and a Kafka request's timeout: a process this slow to exit is stuck. */
-const STOP_REPORTED_AFTER_MS = 40_000;
-
 export class ServiceProcess {
   private constructor(
     readonly name: string,
