@@ -80,18 +80,25 @@ export function startService(
   );
 }
 
-/** Node flags per service, as a comparison gives them instead of the runtime settings. */
-export type ServiceFlags = Partial<Record<ServiceName, string>>;
+/**
+ * Node flags per process, as a comparison gives them instead of the runtime settings: each split
+ * service's, and the all-in-one process's.
+ */
+export type ServiceFlags = Partial<Record<ServiceName | 'all-in-one', string>>;
 
 /**
  * Starts the all-in-one process (dist/apps/switchyard/src/main.js) running `services`, with
- * ALL_IN_ONE_NODE_FLAGS and the malloc settings, as startService starts one service. Each service
- * listens on a free port; the handle's URL is the first service's.
+ * ALL_IN_ONE_NODE_FLAGS (or `nodeFlags`) and the malloc settings, as startService starts one
+ * service, from this checkout or `checkout`. Each service listens on a free port; the handle's URL
+ * is the first service's.
  */
 export async function startAllInOne(
   services: ServiceName[],
   env: NodeJS.ProcessEnv,
+  { checkout, nodeFlags }: { checkout?: string; nodeFlags?: string } = {},
 ): Promise<ServiceProcess> {
+  if (checkout && !existsSync(join(checkout, 'dist', 'apps', 'switchyard', 'src', 'main.js')))
+    throw new Error(`${checkout} has no build of the all-in-one process: run npm run build there`);
   const ports: NodeJS.ProcessEnv = {};
   for (const service of services) ports[`${service.toUpperCase()}_PORT`] = String(await freePort());
   return ServiceProcess.start(
@@ -100,7 +107,8 @@ export async function startAllInOne(
     { ...benchMallocEnv(), ...env, ...ports, SWITCHYARD_SERVICES: services.join(',') },
     {
       compiled: true,
-      nodeArgs: flagWords(runtimeSetting('ALL_IN_ONE_NODE_FLAGS')),
+      checkout,
+      nodeArgs: flagWords(nodeFlags ?? runtimeSetting('ALL_IN_ONE_NODE_FLAGS')),
       nodeOptions: benchNodeOptions(),
     },
   );

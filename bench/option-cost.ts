@@ -19,13 +19,16 @@
  *    runtime values, to show what a malloc setting (MALLOC_*) or any other setting costs;
  *  - `all-in-one`: ingest, router and delivery in one process against one process each.
  *
+ * `--mode all-in-one` runs both sides as the all-in-one process (every option but `all-in-one`);
+ * there `node-flags` compares the process's flags (`--flags`) with ALL_IN_ONE_NODE_FLAGS.
+ *
  * With `--rate`, each turn is an open loop at that many events/s instead of the closed loop, and
  * a round compares the two sides' latency (p50 and p99, in ms) and CPU per event: what an option
  * costs an event's way at a low rate, where one separate run's p50 moves by more than the change.
  *
  *   npm run bench:cost -- --option attempts-topic|filtered-standard|build|node-flags|env|all-in-one
  *     [--against ../before] [--flags '--max-old-space-size=160 …'] [--delivery-flags '…']
- *     [--env 'NAME=value …']
+ *     [--env 'NAME=value …'] [--mode split|all-in-one]
  *     [--rounds 10] [--seconds 10] [--rate <events/s>]
  *     [--partitions 6] [--bytes 500]
  */
@@ -39,6 +42,7 @@ import {
   machineSpeedMs,
   numberArg,
   percentile,
+  ServiceFlags,
   spreadLine,
   stringArg,
 } from './bench-kit';
@@ -46,6 +50,7 @@ import {
   BenchPipeline,
   measureThroughput,
   openLoop,
+  modeArg,
   PipelineOptions,
   startBenchPipeline,
 } from './pipeline-kit';
@@ -64,6 +69,9 @@ const option = choiceArg('option', [
   'env',
   'all-in-one',
 ] as const);
+const mode = modeArg();
+if (mode === 'all-in-one' && option === 'all-in-one')
+  throw new Error('--option all-in-one compares the two modes: leave out --mode');
 
 type Side = 'without' | 'with';
 
@@ -85,10 +93,16 @@ const SIDES: Record<typeof option, Record<Side, Partial<PipelineOptions>>> = {
 
 /**
  * The Node flags the `node-flags` comparison gives ingest, the router and delivery: `--flags` for
- * all three, `--<service>-flags` for one. A service given neither keeps its runtime setting.
+ * all three, `--<service>-flags` for one. A service given neither keeps its runtime setting. In
+ * the all-in-one mode, `--flags` are the one process's.
  */
-function flagsArg() {
+function flagsArg(): ServiceFlags {
   const flags = stringArg('flags', '');
+  if (mode === 'all-in-one') {
+    if (!flags)
+      throw new Error("--option node-flags --mode all-in-one needs --flags '<the Node flags to compare>'");
+    return { 'all-in-one': flags };
+  }
   const each = {
     ingest: stringArg('ingest-flags', flags) || undefined,
     router: stringArg('router-flags', flags) || undefined,
@@ -109,7 +123,12 @@ function requiredEnvArg() {
 
 async function main() {
   const start = (side: Side) =>
-    startBenchPipeline({ partitions, deliveryReplicas: 1, ...SIDES[option][side] });
+    startBenchPipeline({
+      partitions,
+      deliveryReplicas: 1,
+      allInOne: mode === 'all-in-one',
+      ...SIDES[option][side],
+    });
   const pipelines: Record<Side, BenchPipeline> = {
     without: await start('without'),
     with: await start('with'),
@@ -157,7 +176,7 @@ async function main() {
       );
     }
     console.log(
-      `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${partitions} partitions; events ~${eventBytes} bytes; ${rounds} rounds of ${seconds} s turns${openLoopRate > 0 ? `, open loop at ${fmt(openLoopRate)} events/s` : ''}`,
+      `machine: ${cpus().length} cores, node ${process.version}; broker on the same machine; ${option === 'all-in-one' ? 'split against all-in-one' : mode}; ${partitions} partitions; events ~${eventBytes} bytes; ${rounds} rounds of ${seconds} s turns${openLoopRate > 0 ? `, open loop at ${fmt(openLoopRate)} events/s` : ''}`,
     );
     if (openLoopRate > 0) {
       console.log(

@@ -43,9 +43,9 @@ export interface PipelineOptions {
   allInOne?: boolean;
   /** Settings for every service of this pipeline, beside the bench's own (e.g. DELIVERY_ATTEMPTS_TOPIC). */
   env?: NodeJS.ProcessEnv;
-  /** Run another built checkout's split services instead of this one's (comparing two commits). */
+  /** Run another built checkout's services instead of this one's (comparing two commits). */
   checkout?: string;
-  /** Node flags of each split service instead of its runtime setting (comparing two settings). */
+  /** Node flags of each process instead of its runtime setting (comparing two settings). */
   nodeFlags?: ServiceFlags;
 }
 
@@ -95,7 +95,12 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
   };
   // Free ports, so benchmarks run side by side (or beside npm start) never reach each other's services.
   const procs: Record<string, ServiceProcess> = options.allInOne
-    ? { 'all-in-one': await startAllInOne(['ingest', 'router', 'delivery'], env) }
+    ? {
+        'all-in-one': await startAllInOne(['ingest', 'router', 'delivery'], env, {
+          checkout: options.checkout,
+          nodeFlags: options.nodeFlags?.['all-in-one'],
+        }),
+      }
     : await startSplitServices(env, options.deliveryReplicas, options);
   const ingest = procs.ingest ?? procs['all-in-one'];
   const pool = new Pool(ingest.url, { connections: 16 });
