@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { freePort, ServiceProcess } from '../test/support/service-process';
+import { EntryName, freePort, ServiceProcess } from '../test/support/service-process';
 
 export const repoRoot = join(__dirname, '..');
 
@@ -63,10 +63,9 @@ export function startService(
   name: ServiceName,
   env: NodeJS.ProcessEnv,
   port: number,
-  { checkout, nodeFlags }: { checkout?: string; nodeFlags?: string } = {},
+  { checkout, nodeFlags }: BuildAndFlags = {},
 ): Promise<ServiceProcess> {
-  if (checkout && !existsSync(join(checkout, 'dist', 'apps', name, 'src', 'main.js')))
-    throw new Error(`${checkout} has no build of ${name}: run npm run build there`);
+  assertBuilt(checkout, name);
   return ServiceProcess.start(
     name,
     port,
@@ -80,11 +79,23 @@ export function startService(
   );
 }
 
+/** Which checkout's build a process runs (this one by default), and Node flags replacing its runtime setting. */
+interface BuildAndFlags {
+  checkout?: string;
+  nodeFlags?: string;
+}
+
+/** Fails early, naming the checkout, when `checkout` holds no build of `entry`. */
+function assertBuilt(checkout: string | undefined, entry: EntryName): void {
+  if (checkout && !existsSync(join(checkout, 'dist', 'apps', entry, 'src', 'main.js')))
+    throw new Error(`${checkout} has no build of ${entry}: run npm run build there`);
+}
+
 /**
  * Node flags per process, as a comparison gives them instead of the runtime settings: each split
  * service's, and the all-in-one process's.
  */
-export type ServiceFlags = Partial<Record<ServiceName | 'all-in-one', string>>;
+export type ProcessFlags = Partial<Record<ServiceName | 'all-in-one', string>>;
 
 /**
  * Starts the all-in-one process (dist/apps/switchyard/src/main.js) running `services`, with
@@ -95,10 +106,9 @@ export type ServiceFlags = Partial<Record<ServiceName | 'all-in-one', string>>;
 export async function startAllInOne(
   services: ServiceName[],
   env: NodeJS.ProcessEnv,
-  { checkout, nodeFlags }: { checkout?: string; nodeFlags?: string } = {},
+  { checkout, nodeFlags }: BuildAndFlags = {},
 ): Promise<ServiceProcess> {
-  if (checkout && !existsSync(join(checkout, 'dist', 'apps', 'switchyard', 'src', 'main.js')))
-    throw new Error(`${checkout} has no build of the all-in-one process: run npm run build there`);
+  assertBuilt(checkout, 'switchyard');
   const ports: NodeJS.ProcessEnv = {};
   for (const service of services) ports[`${service.toUpperCase()}_PORT`] = String(await freePort());
   return ServiceProcess.start(

@@ -42,7 +42,7 @@ import {
   machineSpeedMs,
   numberArg,
   percentile,
-  ServiceFlags,
+  ProcessFlags,
   spreadLine,
   stringArg,
 } from './bench-kit';
@@ -96,7 +96,7 @@ const SIDES: Record<typeof option, Record<Side, Partial<PipelineOptions>>> = {
  * all three, `--<service>-flags` for one. A service given neither keeps its runtime setting. In
  * the all-in-one mode, `--flags` are the one process's.
  */
-function flagsArg(): ServiceFlags {
+function flagsArg(): ProcessFlags {
   const flags = stringArg('flags', '');
   if (mode === 'all-in-one') {
     if (!flags)

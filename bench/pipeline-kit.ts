@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { freePort, ServiceProcess } from '../test/support/service-process';
-import { choiceArg, fillerText, preciseNowMs, ServiceFlags, startAllInOne, startService } from './bench-kit';
+import { choiceArg, fillerText, preciseNowMs, ProcessFlags, startAllInOne, startService } from './bench-kit';
 import { benchDestination, DestinationVariant } from './destination-variants';
 import { localKafkaBrokers } from '@switchyard/config';
 
@@ -46,7 +46,7 @@ export interface PipelineOptions {
   /** Run another built checkout's services instead of this one's (comparing two commits). */
   checkout?: string;
   /** Node flags of each process instead of its runtime setting (comparing two settings). */
-  nodeFlags?: ServiceFlags;
+  nodeFlags?: ProcessFlags;
 }
 
 /** What an open loop drives: a system that takes events and the receiver its webhooks reach. */
