@@ -181,8 +181,23 @@ function captured(child: ChildProcess): Output {
   return output;
 }
 
-/** A free TCP port on 127.0.0.1. */
+/**
+ * Ports this process has handed out. The kernel may offer a port again once the probe that found
+ * it has closed, so two services started together could otherwise be given the same one.
+ */
+const handedOut = new Set<number>();
+
+/** A free TCP port on 127.0.0.1 that no earlier call in this process returned. */
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await unusedPort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+async function unusedPort(): Promise<number> {
   const { createServer } = await import('node:net');
   return new Promise((resolve, reject) => {
     const server = createServer();
