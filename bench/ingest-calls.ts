@@ -6,11 +6,15 @@ const WRITE_KEY = 'demo-website-write-key';
 /** The Basic authorization header of the demo source's write key. */
 export const DEMO_SOURCE_AUTH = `Basic ${Buffer.from(`${WRITE_KEY}:`).toString('base64')}`;
 
-/** The ~470-byte track call the ingest benchmarks send; `i` varies its ids and its filler text. */
-export function benchTrackCall(i: number) {
+/**
+ * The ~470-byte track call the ingest benchmarks send; `i` varies its ids and its filler text.
+ * The calls of `users` users in turn: the user is the record's key, so one user puts every call
+ * in one partition, as a source importing one user's history does.
+ */
+export function benchTrackCall(i: number, users = 5000) {
   return {
     type: 'track',
-    userId: `user-${i % 5000}`,
+    userId: `user-${i % users}`,
     event: 'Order Completed',
     properties: {
       orderId: `order-${i}`,

@@ -9,7 +9,7 @@
  * request is the steadier of the two: throughput also moves with what else the VM runs.
  *
  *   npm run bench:ingest-compare -- --against ../before [--rounds 10] [--endpoint batch|track]
- *     [--requests 1500 for batch, 30000 for track]
+ *     [--requests 1500 for batch, 30000 for track] [--users 5000: 1 puts every call in one partition]
  *   npm run bench:ingest-compare -- [--flags '<node flags>'] [--env 'NAME=value …'] [--rounds 10] …
  *
  * The other checkout must be built (`npm run build` there). Both run with this checkout's
@@ -44,6 +44,7 @@ const hereSettings = [hereFlags, stringArg('env', '')].filter(Boolean).join(' ')
 const comparesSettings = hereSettings !== '';
 const against = comparesSettings && !process.argv.includes('--against') ? repoRoot : againstArg();
 const rounds = numberArg('rounds', 10);
+const users = numberArg('users', 5000);
 const endpoint = choiceArg('endpoint', ['batch', 'track'] as const);
 /** A few seconds of work per turn either way: a batch carries 100 calls. */
 const requests = numberArg('requests', endpoint === 'batch' ? 1500 : 30_000);
@@ -57,10 +58,10 @@ const bodies = Array.from({ length: 64 }, (_, b) =>
       endpoint === 'batch'
         ? {
             batch: Array.from({ length: EVENTS_PER_BATCH }, (_, k) =>
-              benchTrackCall(b * EVENTS_PER_BATCH + k),
+              benchTrackCall(b * EVENTS_PER_BATCH + k, users),
             ),
           }
-        : benchTrackCall(b),
+        : benchTrackCall(b, users),
     ),
   ),
 );
@@ -135,7 +136,7 @@ async function main() {
       );
     }
     console.log(
-      `machine: ${cpus().length} cores, node ${process.version}; machine speed ${fmt(machineSpeedMs())} ms; /v1/${endpoint}, ${IN_FLIGHT} in flight, ${rounds} rounds of ${requests} requests; against ${against}${comparesSettings ? `; here ${hereSettings}` : ''}`,
+      `machine: ${cpus().length} cores, node ${process.version}; machine speed ${fmt(machineSpeedMs())} ms; /v1/${endpoint}, calls of ${users} user(s), ${IN_FLIGHT} in flight, ${rounds} rounds of ${requests} requests; against ${against}${comparesSettings ? `; here ${hereSettings}` : ''}`,
     );
     console.log(`throughput here against there: ${spreadLine(throughputRatios, ' %')}`);
     console.log(

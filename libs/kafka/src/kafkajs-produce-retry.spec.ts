@@ -54,8 +54,11 @@ function clusterWhereALeaderDies() {
   const brokers: Record<number, ReturnType<typeof broker>> = { 1: broker(1), 2: broker(2) };
   const cluster = {
     targetTopics: new Set<string>(),
+    targetsAll: () => false,
     addMultipleTargetTopics: async () => undefined,
+    metadataNeedsRefresh: () => true,
     refreshMetadataIfNecessary: async () => undefined,
+    connectedBroker: () => undefined,
     refreshMetadata: async () => {
       leaders[1] = 1;
     },
@@ -95,14 +98,53 @@ function clusterWhereOnePartitionIsRefused() {
   };
   const cluster = {
     targetTopics: new Set<string>(),
+    targetsAll: () => false,
     addMultipleTargetTopics: async () => undefined,
+    metadataNeedsRefresh: () => true,
     refreshMetadataIfNecessary: async () => undefined,
+    connectedBroker: () => undefined,
     refreshMetadata: async () => undefined,
     isConnected: () => true,
     removeBroker: () => undefined,
     findTopicPartitionMetadata: () => [0, 1].map((partitionId) => ({ partitionId, leader: 1 })),
     findLeaderForPartitions: (_topic: string, partitions: string[]) => ({ 1: partitions.map(Number) }),
     findBroker: async () => broker,
+  };
+  return { cluster, written };
+}
+
+/**
+ * A producer's usual case: its topic targeted, the metadata fresh, the leader connected. The lock,
+ * the refresh and the lookup behind those checks throw, so a send that still awaited one fails.
+ */
+function clusterWithNothingToDo() {
+  const written: { partition: number; values: string[] }[] = [];
+  const broker = {
+    nodeId: 1,
+    produce: async ({ topicData }: ProduceRequest) => {
+      const partitions = topicData[0].partitions.map(({ partition, messages }) => {
+        written.push({ partition, values: messages.map((m) => m.value) });
+        return { partition, errorCode: 0, baseOffset: '0', logAppendTime: '-1' };
+      });
+      return parseProduceAnswer({ topics: [{ topicName: TOPIC, partitions }] });
+    },
+  };
+  const unexpected = (name: string) => async () => {
+    throw new Error(`${name} called with nothing to do`);
+  };
+  const cluster = {
+    targetTopics: new Set<string>([TOPIC]),
+    targetsAll: () => true,
+    addMultipleTargetTopics: unexpected('addMultipleTargetTopics'),
+    metadataNeedsRefresh: () => false,
+    refreshMetadataIfNecessary: unexpected('refreshMetadataIfNecessary'),
+    refreshMetadata: unexpected('refreshMetadata'),
+    isConnected: () => true,
+    removeBroker: () => undefined,
+    findTopicPartitionMetadata: () => [0, 1].map((partitionId) => ({ partitionId, leader: 1 })),
+    findLeaderForPartitions: (_topic: string, partitions: string[]) => ({ 1: partitions.map(Number) }),
+    connectedBroker: () => broker,
+    findBroker: unexpected('findBroker'),
   };
   return { cluster, written };
 }
@@ -117,6 +159,7 @@ function send(
 ): Promise<unknown[]> {
   const quiet = () => undefined;
   const eosManager = {
+    isInitialized: () => true,
     acquireBrokerLock: async () => undefined,
     releaseBrokerLock: async () => undefined,
     isTransactional: () => false,
@@ -167,6 +210,18 @@ describe('kafkajs produce retry (patched)', () => {
       { broker: 1, partition: 0, values: ['m0', 'm2'] },
       { broker: 1, partition: 1, values: ['m1'] },
     ]);
+  });
+
+  it('writes without the target-topic lock, the metadata refresh or the broker lookup when none is needed', async () => {
+    const { cluster, written } = clusterWithNothingToDo();
+    const messages = ['m0', 'm1', 'm2', 'm3'].map((value, i) => ({ key: null, value, partition: i % 2 }));
+    const metadata = await send(cluster, ({ message }) => message.partition!, messages);
+
+    expect(written).toEqual([
+      { partition: 0, values: ['m0', 'm2'] },
+      { partition: 1, values: ['m1', 'm3'] },
+    ]);
+    expect(metadata).toHaveLength(2);
   });
 
   it('sends again only the partitions an answer refused, not those it wrote', async () => {
