@@ -1,24 +1,31 @@
 /**
  * Switchyard beside a peer webhook server on the same machine: the same events, at the same
  * open-loop rates, each system delivering to its own receiver of the same code, in alternating
- * turns. The peer is Svix's open-source server, already running (with its Postgres and Redis);
- * the bench creates an application and an endpoint in it, then sends each event as one message.
+ * turns. The peer (`--peer`) is already running with its Postgres and Redis:
+ *  - `svix`: Svix's open-source server; the bench creates an application and an endpoint in it,
+ *    then sends each event as one message (bench/peers/svix-run.sh starts it);
+ *  - `convoy`: Convoy's server and agent; the bench creates an endpoint and a subscription to
+ *    every event type in its project, then sends each event as one endpoint event
+ *    (bench/peers/convoy-run.sh starts it).
  * Switchyard runs as `bench:e2e` runs it: split services, or with `--mode all-in-one` the three in
  * one process, the broker on this machine.
  *
  *   SVIX_URL=http://127.0.0.1:8071 SVIX_TOKEN=<API token> \
- *     npm run bench:peers -- [--rates 50,500,1000] [--latency-seconds 15] [--rounds 3]
- *     [--warmup-seconds 2] [--partitions 6] [--bytes 500] [--mode split|all-in-one]
+ *     npm run bench:peers -- [--peer svix] [--rates 50,500,1000] [--latency-seconds 15]
+ *     [--rounds 3] [--warmup-seconds 2] [--partitions 6] [--bytes 500] [--mode split|all-in-one]
+ *   CONVOY_URL=http://127.0.0.1:5005 CONVOY_PROJECT=<project id> CONVOY_TOKEN=<its API key> \
+ *     npm run bench:peers -- --peer convoy …
  *
  * Each side's CPU per event counts its whole system: Switchyard's services and the local broker;
- * every process named svix-server, postgres or redis-server (SVIX_PROCESSES lists other names).
- * bench/peers/svix-run.sh starts Svix with its Postgres and Redis.
+ * every process of the peer's names (svix-server or convoy and convoy-bin, postgres,
+ * redis-server; PEER_PROCESSES lists other names). So only one peer runs at a time.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { Pool } from 'undici';
 import {
+  choiceArg,
   cpuSeconds,
   fmt,
   localBrokerPid,
@@ -37,6 +44,7 @@ const warmUpSeconds = numberArg('warmup-seconds', 2);
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
 const mode = modeArg();
+const peer = choiceArg('peer', ['svix', 'convoy'] as const);
 
 interface Side extends LoadTarget {
   name: string;
@@ -68,39 +76,108 @@ async function startSwitchyard(): Promise<Side> {
   };
 }
 
-/** Svix's API: one application and one endpoint pointing at a fresh receiver, then one message per event. */
-async function startSvix(url: string, token: string, processNames: string[]): Promise<Side> {
-  const receiver = await startReceiver();
-  const api = new Pool(url, { connections: 16 });
-  const call = async (path: string, body: object): Promise<{ id: string }> => {
-    const res = await api.request({
-      path,
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const text = await res.body.text();
-    if (res.statusCode >= 300) throw new Error(`Svix answered ${res.statusCode} to POST ${path}: ${text}`);
-    return JSON.parse(text) as { id: string };
-  };
-  const app = await call('/api/v1/app/', { name: `bench-${randomUUID().slice(0, 8)}` });
-  await call(`/api/v1/app/${app.id}/endpoint/`, { url: receiver.url, version: 1 });
+/** A peer's HTTP API: POSTs JSON with its bearer token and answers the parsed reply. */
+function peerApi(name: string, url: string, token: string) {
+  const pool = new Pool(url, { connections: 16 });
   return {
-    name: 'Svix',
+    async post<T>(path: string, body: object): Promise<T> {
+      const res = await pool.request({
+        path,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 300)
+        throw new Error(`${name} answered ${res.statusCode} to POST ${path}: ${text}`);
+      return JSON.parse(text) as T;
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** A peer's side of the bench: each event of a tick is its own call, all sent at once (neither peer has a batch call). */
+function peerSide(
+  name: string,
+  api: ReturnType<typeof peerApi>,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  sendOne: (payload: object) => Promise<unknown>,
+  processNames: string[],
+): Side {
+  return {
+    name,
     receipts: receiver.receipts,
     async send(batch) {
-      // Svix has no batch call: each event is its own message, all sent at once.
-      await Promise.all(
-        batch.map((payload) => call(`/api/v1/app/${app.id}/msg/`, { eventType: 'track', payload })),
-      );
+      await Promise.all(batch.map(sendOne));
     },
-    // Looked up at each turn: Postgres starts a backend for each connection Svix's pool opens.
+    // Looked up at each turn: Postgres starts a backend for each connection the peer's pool opens.
     pids: () => processesNamed(processNames),
     async close() {
       await api.close();
       receiver.close();
     },
   };
+}
+
+/** Svix: one application and one endpoint pointing at a fresh receiver, then one message per event. */
+async function startSvix(processNames: string[]): Promise<Side> {
+  const api = peerApi('Svix', requiredEnv('SVIX_URL'), requiredEnv('SVIX_TOKEN'));
+  const receiver = await startReceiver();
+  const app = await api.post<{ id: string }>('/api/v1/app/', { name: `bench-${randomUUID().slice(0, 8)}` });
+  await api.post(`/api/v1/app/${app.id}/endpoint/`, { url: receiver.url, version: 1 });
+  return peerSide(
+    'Svix',
+    api,
+    receiver,
+    (payload) => api.post(`/api/v1/app/${app.id}/msg/`, { eventType: 'track', payload }),
+    processNames,
+  );
+}
+
+/**
+ * Convoy: an endpoint pointing at a fresh receiver and a subscription of it to every event type,
+ * then one endpoint event per event. Its agent reads new endpoints from the database every few
+ * seconds, so the side is ready once a first event has arrived.
+ */
+async function startConvoy(processNames: string[]): Promise<Side> {
+  const api = peerApi('Convoy', requiredEnv('CONVOY_URL'), requiredEnv('CONVOY_TOKEN'));
+  const project = `/api/v1/projects/${requiredEnv('CONVOY_PROJECT')}`;
+  const receiver = await startReceiver();
+  const name = `bench-${randomUUID().slice(0, 8)}`;
+  const endpoint = await api.post<{ data: { uid: string } }>(`${project}/endpoints`, {
+    name,
+    url: receiver.url,
+    secret: randomUUID(),
+  });
+  await api.post(`${project}/subscriptions`, {
+    name,
+    endpoint_id: endpoint.data.uid,
+    filter_config: { event_types: ['*'] },
+  });
+  const side = peerSide(
+    'Convoy',
+    api,
+    receiver,
+    (payload) =>
+      api.post(`${project}/events`, { endpoint_id: endpoint.data.uid, event_type: 'track', data: payload }),
+    processNames,
+  );
+  await openLoop(side, 1, 1, eventBytes);
+  if (receiver.receipts.length === 0)
+    throw new Error('Convoy delivered nothing to the new endpoint within a minute');
+  return side;
+}
+
+const PEERS = {
+  svix: { start: startSvix, processes: 'svix-server,postgres,redis-server' },
+  convoy: { start: startConvoy, processes: 'convoy,convoy-bin,postgres,redis-server' },
+};
+
+function requiredEnv(name: string): string {
+  const value = process.env[name];
+  if (!value)
+    throw new Error(`${name} must be set for --peer ${peer} (bench/README.md says how to start the peer)`);
+  return value;
 }
 
 /** Processes whose command name is one of `names`. */
@@ -166,15 +243,11 @@ function report(rate: number, turns: Record<string, Turn[]>, [ours, peer]: Side[
 }
 
 async function main() {
-  const url = process.env.SVIX_URL;
-  const token = process.env.SVIX_TOKEN;
-  if (!url || !token)
-    throw new Error('SVIX_URL and SVIX_TOKEN must name a running Svix server and an API token for it');
-  const peerProcesses = (process.env.SVIX_PROCESSES ?? 'svix-server,postgres,redis-server').split(',');
+  const peerProcesses = (process.env.PEER_PROCESSES ?? PEERS[peer].processes).split(',');
   console.log(
     `machine: ${cpus().length} cores, node ${process.version}; events ~${eventBytes} bytes; ${latencySeconds} s per turn; ${await machineFigures()}`,
   );
-  const sides = [await startSwitchyard(), await startSvix(url, token, peerProcesses)];
+  const sides = [await startSwitchyard(), await PEERS[peer].start(peerProcesses)];
   try {
     for (const side of sides) await openLoop(side, 500, warmUpSeconds, eventBytes);
     const turns = new Map(
