@@ -11,6 +11,8 @@ import { countRefusal } from './refusals';
 import { registerBodyHandling } from './tracking/body-handling';
 import { registerJsonBody } from './json-body/json-body';
 import { trackingRouteLabel } from './tracking/tracking-endpoints';
+import { TrackingHandler } from './tracking/tracking-handler';
+import { registerTrackingRoutes } from './tracking/tracking-routes';
 import { fastifyTrustProxy } from './tracking/proxy-trust';
 
 const HTTP_TIMEOUT_CHECK_MS = 1000;
@@ -48,6 +50,7 @@ export function startIngest(settings: IngestSettings, logger: Logger): Promise<N
         registerTextPlainAsJson(instance);
         registerJsonBody(instance, settings.maxJsonDepth);
         registerBodyHandling(instance);
+        registerTrackingRoutes(instance, nest.get(TrackingHandler));
       },
     }),
   );

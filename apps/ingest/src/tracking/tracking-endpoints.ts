@@ -26,8 +26,8 @@ export function trackingEndpoint(name: string): CallType | 'batch' | undefined {
   return ENDPOINTS.get(name);
 }
 
-/** The Fastify route of every tracking endpoint (Nest registers `@Post(':endpoint')` under `v1`). */
-const TRACKING_ROUTE = '/v1/:endpoint';
+/** The Fastify route of every tracking endpoint (tracking-routes.ts). */
+export const TRACKING_ROUTE = '/v1/:endpoint';
 
 /**
  * The `route` label of a request's metrics: a known tracking endpoint by its own path

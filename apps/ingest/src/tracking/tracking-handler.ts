@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, HttpException, Inject, Ip, Param, Post } from '@nestjs/common';
+import { HttpException, Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { Workspace } from '@switchyard/config';
 import { ProduceTimeoutError } from '@switchyard/kafka';
@@ -16,8 +16,13 @@ function refuse(status: number, error: string, message: string, extra: object = 
   throw new HttpException({ success: false, error, message, ...extra }, status);
 }
 
-@Controller('v1')
-export class TrackingController {
+/**
+ * Answers a Tracking API call (`POST /v1/<endpoint>`, registered by tracking-routes.ts): checks
+ * the write key, the page's origin and the messages, and resolves once Kafka acknowledged them. A
+ * refusal is thrown as an HttpException, which the services' error filter answers.
+ */
+@Injectable()
+export class TrackingHandler {
   constructor(
     private readonly tracking: TrackingService,
     private readonly workspace: Workspace,
@@ -25,25 +30,13 @@ export class TrackingController {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /**
-   * analytics.js posts its own telemetry (`{"series":[…]}` counters) to `<apiHost>/m`. Answered
-   * so the page logs no error; it is Segment's monitoring of its library, so it is not stored.
-   */
-  @Post('m')
-  @HttpCode(200)
-  sdkTelemetry() {
-    return { success: true };
-  }
-
-  @Post(':endpoint')
-  @HttpCode(200)
   async track(
-    @Param('endpoint') endpoint: string,
-    @Headers('authorization') authorization: string | undefined,
-    @Headers('origin') origin: string | undefined,
-    @Ip() ip: string,
-    @Body() body: unknown,
-  ) {
+    endpoint: string,
+    authorization: string | undefined,
+    origin: string | undefined,
+    ip: string,
+    body: unknown,
+  ): Promise<{ success: true }> {
     const kind = trackingEndpoint(endpoint);
     if (!kind)
       refuse(
