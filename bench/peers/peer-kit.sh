@@ -18,7 +18,7 @@ stores_pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -
 
 # stores_start BASE PG_PORT REDIS_PORT ROLE: checks PEER_BIN, then starts PostgreSQL with a role
 # and a database of that name (password = the name), and Redis with AOF persistence (fsync every
-# second), as both peers recommend for their queues.
+# second), as Svix recommends for its queue; Convoy gets the same.
 stores_start() {
     local base=$1 pg_port=$2 redis_port=$3 role=$4
     local logs=$base/logs run=$base/run data=$base/data
