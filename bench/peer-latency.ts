@@ -247,7 +247,13 @@ async function main() {
   console.log(
     `machine: ${cpus().length} cores, node ${process.version}; events ~${eventBytes} bytes; ${latencySeconds} s per turn; ${await machineFigures()}`,
   );
-  const sides = [await startSwitchyard(), await PEERS[peer].start(peerProcesses)];
+  // The peer first: a missing setting or an unreachable peer fails before Switchyard's services start.
+  const theirs = await PEERS[peer].start(peerProcesses);
+  const ours = await startSwitchyard().catch(async (error: unknown) => {
+    await theirs.close();
+    throw error;
+  });
+  const sides = [ours, theirs];
   try {
     for (const side of sides) await openLoop(side, 500, warmUpSeconds, eventBytes);
     const turns = new Map(
