@@ -6,5 +6,5 @@ import { TrackingService } from './tracking.service';
  * Segment's HTTP Tracking API: /v1/{identify,track,page,screen,group,alias,batch,import}. Its
  * routes are registered on Fastify by ingest.app.ts (tracking-routes.ts).
  */
-@Module({ providers: [TrackingService, TrackingHandler], exports: [TrackingHandler] })
+@Module({ providers: [TrackingService, TrackingHandler] })
 export class TrackingModule {}
