@@ -4,7 +4,7 @@
 # receiver that prints what it receives. Ctrl-C stops everything this script started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The services' V8 heap flags (*_NODE_FLAGS) and glibc malloc settings, as in the image and the
+# The services' V8 flags (*_NODE_FLAGS) and glibc malloc settings, as in the image and the
 # Kubernetes manifests; exported so the services' malloc sees them.
 set -a
 # shellcheck source=config/runtime-flags.env
