@@ -6,7 +6,6 @@ BASE=${CONVOY_WORK_DIR:-$(cd "$HERE/../.." && pwd)/.cache/convoy}
 cd /
 
 PEER_NAME=convoy-stop
-PEER_BIN=${CONVOY_BIN:?CONVOY_BIN must name a Convoy binary}
 # shellcheck source=bench/peers/peer-kit.sh
 . "$HERE/peer-kit.sh"
 daemon_stop "$BASE" agent

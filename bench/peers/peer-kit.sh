@@ -1,7 +1,7 @@
 # Sourced by the peers' run and stop scripts. A peer runs beside a PostgreSQL and a Redis of its
 # own, bound to 127.0.0.1, with its state and logs under BASE (data/, logs/, run/); each peer keeps
 # its own pair on its own ports, so one peer's database never holds the other's rows. The caller
-# sets PEER_NAME (for log lines) and PEER_BIN (the peer's executable).
+# sets PEER_NAME (for log lines) and, to start a peer, PEER_BIN (the peer's executable).
 
 peer_log() { echo "[$PEER_NAME] $*" >&2; }
 
@@ -102,7 +102,7 @@ stores_stop() {
 
 # daemon_start BASE NAME ARGS…: runs PEER_BIN with ARGS in the background, unless it runs already,
 # from an empty working directory (so no stray configuration file is picked up), its output in
-# logs/NAME.log.
+# logs/NAME.log. The executable is recorded beside the pid, so stopping needs neither.
 daemon_start() {
     local base=$1 name=$2
     shift 2
@@ -110,21 +110,25 @@ daemon_start() {
         peer_log "$name already running (pid $(cat "$base/run/$name.pid"))"
     else
         peer_log "starting $name"
+        echo "$PEER_BIN" >"$base/run/$name.exe"
         start-stop-daemon --start --background --make-pidfile --pidfile "$base/run/$name.pid" \
             --chdir "$base/run/cwd" --output "$base/logs/$name.log" --exec "$PEER_BIN" -- "$@"
     fi
 }
 
 # daemon_stop BASE NAME: SIGTERM lets it finish what it holds; SIGKILL after 30 s. Idempotent.
+# The pid counts only while it is still the recorded executable's, so a reused pid is left alone.
 daemon_stop() {
-    local base=$1 name=$2
-    if [ -s "$base/run/$name.pid" ] && start-stop-daemon --status --pidfile "$base/run/$name.pid" --exec "$PEER_BIN"; then
+    local base=$1 name=$2 exe
+    exe=$(cat "$base/run/$name.exe" 2>/dev/null)
+    if [ -n "$exe" ] && [ -s "$base/run/$name.pid" ] &&
+        start-stop-daemon --status --pidfile "$base/run/$name.pid" --exec "$exe"; then
         peer_log "stopping $name (pid $(cat "$base/run/$name.pid"))"
-        start-stop-daemon --stop --quiet --pidfile "$base/run/$name.pid" --exec "$PEER_BIN" --retry TERM/30/KILL/5
+        start-stop-daemon --stop --quiet --pidfile "$base/run/$name.pid" --exec "$exe" --retry TERM/30/KILL/5
     else
         peer_log "$name not running"
     fi
-    rm -f "$base/run/$name.pid"
+    rm -f "$base/run/$name.pid" "$base/run/$name.exe"
 }
 
 # wait_healthy BASE URL NAME…: waits up to 60 s for URL to answer 2xx, failing as soon as one of

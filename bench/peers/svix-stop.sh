@@ -6,7 +6,6 @@ BASE=${SVIX_WORK_DIR:-$(cd "$HERE/../.." && pwd)/.cache/svix}
 cd /
 
 PEER_NAME=svix-stop
-PEER_BIN=${SVIX_BIN:?SVIX_BIN must name a svix-server binary}
 # shellcheck source=bench/peers/peer-kit.sh
 . "$HERE/peer-kit.sh"
 daemon_stop "$BASE" svix
