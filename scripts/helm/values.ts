@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVICE_NAMES } from '@switchyard/config';
+import { SERVICE_NAMES, ServiceName } from '@switchyard/config';
+import { SERVICE_HEAP_FLAGS } from '../../bench/bench-kit';
 import { ChartService, serviceSettings, ServiceSetting } from './service-settings';
 
 /** The chart whose values.yaml and README.md carry the generated blocks. */
@@ -69,10 +70,32 @@ export function replaceGenerated(text: string, block: string, file: string): str
   return [...lines.slice(0, begin + 1), block, ...lines.slice(end)].join('\n');
 }
 
-/** values.yaml and README.md as they must be for `settings`. */
-export function generatedChartFiles(settings: ServiceSetting[] = serviceSettings()): Record<string, string> {
+/**
+ * `text` with each service's `heapFlags:` line set to `flags`: a chart cannot read
+ * config/runtime-flags.env, so its values carry a copy, written from the file and nowhere else.
+ */
+export function withHeapFlags(text: string, flags: Record<ServiceName, string[]>, file: string): string {
+  let result = text;
+  for (const service of SERVICE_NAMES) {
+    const section = new RegExp(`^(${service}:\\n(?:(?: .*)?\\n)*?  heapFlags: ).*$`, 'm');
+    if (!section.test(result)) throw new Error(`${file}: ${service} has no "heapFlags:" line`);
+    result = result.replace(section, (_, head: string) => `${head}[${flags[service].join(', ')}]`);
+  }
+  return result;
+}
+
+/** values.yaml and README.md as they must be for `settings` and the runtime flags. */
+export function generatedChartFiles(
+  settings: ServiceSetting[] = serviceSettings(),
+  heapFlags: Record<ServiceName, string[]> = SERVICE_HEAP_FLAGS,
+): Record<string, string> {
+  const values = readFileSync(VALUES_FILE, 'utf8');
   return {
-    [VALUES_FILE]: replaceGenerated(readFileSync(VALUES_FILE, 'utf8'), envValuesBlock(settings), VALUES_FILE),
+    [VALUES_FILE]: withHeapFlags(
+      replaceGenerated(values, envValuesBlock(settings), VALUES_FILE),
+      heapFlags,
+      VALUES_FILE,
+    ),
     [README_FILE]: replaceGenerated(readFileSync(README_FILE, 'utf8'), envReadmeTable(settings), README_FILE),
   };
 }

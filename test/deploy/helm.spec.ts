@@ -28,7 +28,7 @@ import { routerSettingsFromEnv } from '../../apps/router/src/router-settings';
 import { tracingSettingsFromEnv } from '../../libs/telemetry/src/tracing-settings';
 import { renderedKustomizeFiles } from '../../scripts/helm/render-kustomize';
 import { chartManagedEnv, ChartService, serviceSettings } from '../../scripts/helm/service-settings';
-import { generatedChartFiles } from '../../scripts/helm/values';
+import { generatedChartFiles, withHeapFlags } from '../../scripts/helm/values';
 import {
   CUSTOM_RESOURCE_API_VERSIONS,
   helmPath,
@@ -766,10 +766,23 @@ describe('Helm chart (offline)', () => {
 });
 
 describe('the chart settings list', () => {
-  it('values.yaml and the README table are generated from it', () => {
+  it('values.yaml and the README table are generated from it and config/runtime-flags.env', () => {
     for (const [file, text] of Object.entries(generatedChartFiles())) {
       expect({ file, text: readFileSync(file, 'utf8') }).toEqual({ file, text });
     }
+  });
+
+  it("writes each service's heap flags into its own section only", () => {
+    const values = readFileSync(join(CHART, 'values.yaml'), 'utf8');
+    const flags = { ingest: ['--a=1'], router: ['--b=2', '--c'], delivery: [], console: ['--d=4'] };
+    const rewritten = parse(withHeapFlags(values, flags, 'values.yaml')) as Record<
+      string,
+      { heapFlags: string[] }
+    >;
+    for (const service of SERVICES) expect(rewritten[service].heapFlags).toEqual(flags[service]);
+    expect(() => withHeapFlags(values.replace(/^ {2}heapFlags:.*\n/m, ''), flags, 'values.yaml')).toThrow(
+      'values.yaml: ingest has no "heapFlags:" line',
+    );
   });
 
   it('holds the services own defaults: setting every variable to its listed default changes nothing', () => {
