@@ -75,13 +75,13 @@ export function replaceGenerated(text: string, block: string, file: string): str
  * config/runtime-flags.env, so its values carry a copy, written from the file and nowhere else.
  */
 export function withHeapFlags(text: string, flags: Record<ServiceName, string[]>, file: string): string {
-  let result = text;
-  for (const service of SERVICE_NAMES) {
+  return SERVICE_NAMES.reduce((result, service) => {
     const section = new RegExp(`^(${service}:\\n(?:(?: .*)?\\n)*?  heapFlags: ).*$`, 'm');
-    if (!section.test(result)) throw new Error(`${file}: ${service} has no "heapFlags:" line`);
-    result = result.replace(section, (_, head: string) => `${head}[${flags[service].join(', ')}]`);
-  }
-  return result;
+    const match = section.exec(result);
+    if (!match) throw new Error(`${file}: ${service} has no "heapFlags:" line`);
+    const line = `${match[1]}[${flags[service].join(', ')}]`;
+    return result.slice(0, match.index) + line + result.slice(match.index + match[0].length);
+  }, text);
 }
 
 /** values.yaml and README.md as they must be for `settings` and the runtime flags. */
@@ -89,10 +89,9 @@ export function generatedChartFiles(
   settings: ServiceSetting[] = serviceSettings(),
   heapFlags: Record<ServiceName, string[]> = SERVICE_HEAP_FLAGS,
 ): Record<string, string> {
-  const values = readFileSync(VALUES_FILE, 'utf8');
   return {
     [VALUES_FILE]: withHeapFlags(
-      replaceGenerated(values, envValuesBlock(settings), VALUES_FILE),
+      replaceGenerated(readFileSync(VALUES_FILE, 'utf8'), envValuesBlock(settings), VALUES_FILE),
       heapFlags,
       VALUES_FILE,
     ),
