@@ -3,7 +3,7 @@ import { rawTestKafka } from '../../libs/kafka/src/testing';
 import { loadWhileKillingBroker, threeBrokerEnv } from '../support/broker-kill';
 import { eventually, freshNamespace } from '../support/kafka-test-kit';
 import { LocalKafka } from '../support/local-kafka';
-import { PipelineProcesses } from '../support/pipeline-processes';
+import { PIPELINE_MODES, PipelineProcesses } from '../support/pipeline-processes';
 import {
   CallOutcome,
   longestGapWithout200,
@@ -119,7 +119,8 @@ describe('a broker dies', () => {
     }, 420_000);
   });
 
-  describe('the only broker', () => {
+  // Also in the one process small deployments run, whose services must go unready and come back together.
+  describe.each(PIPELINE_MODES)('the only broker (%s)', (mode) => {
     /** The users the calls below come from: their keys spread the calls over both partitions. */
     const LOAD_USERS = 10;
     let broker: LocalKafka | undefined;
@@ -132,15 +133,18 @@ describe('a broker dies', () => {
 
     it('answers 503 while it is down, turns every readiness 503 and back, and delivers every acknowledged event', async () => {
       broker = await LocalKafka.cluster(1);
-      pipeline = await PipelineProcesses.start({
-        KAFKA_BROKERS: broker.brokers,
-        TOPIC_NAMESPACE: freshNamespace('single'),
-        TOPIC_PARTITIONS: '2',
-        WORKSPACE_CONFIG: workspace.path,
-        // Short, so calls made while the broker is down are answered 503 soon; not so short that a
-        // healthy broker on a loaded CI machine misses it (at 2 s, 4 of 60 calls did in one run).
-        INGEST_PRODUCE_TIMEOUT_MS: '5000',
-      });
+      pipeline = await PipelineProcesses.start(
+        {
+          KAFKA_BROKERS: broker.brokers,
+          TOPIC_NAMESPACE: freshNamespace(`single-${mode}`),
+          TOPIC_PARTITIONS: '2',
+          WORKSPACE_CONFIG: workspace.path,
+          // Short, so calls made while the broker is down are answered 503 soon; not so short that a
+          // healthy broker on a loaded CI machine misses it (at 2 s, 4 of 60 calls did in one run).
+          INGEST_PRODUCE_TIMEOUT_MS: '5000',
+        },
+        mode,
+      );
       // A first write to a broker that has just started (connections, metadata, leaders) took longer than
       // a 2 s produce timeout in a stressed CI run, and 28 of the 60 calls below got 503; so did the first
       // write to a partition not yet written (4 calls, in two runs). Wait until every user of the load
@@ -148,8 +152,14 @@ describe('a broker dies', () => {
       for (let user = 0; user < LOAD_USERS; user++) {
         await eventually(
           async () =>
-            (await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, `single-warm-up-${user}`, `user-${user}`))
-              .status === 200,
+            (
+              await trackCall(
+                pipeline!.ingest.url,
+                TEST_WRITE_KEY,
+                `single-${mode}-warm-up-${user}`,
+                `user-${user}`,
+              )
+            ).status === 200,
           60_000,
           `ingest writing user-${user}'s calls to the fresh broker`,
         );
@@ -161,7 +171,7 @@ describe('a broker dies', () => {
         users: LOAD_USERS,
         concurrency: 4,
         pauseMs: 0,
-        prefix: 'single-before',
+        prefix: `single-${mode}-before`,
       });
       expect(statusCounts(before)).toEqual({ 200: 60 });
 
@@ -183,7 +193,7 @@ describe('a broker dies', () => {
         users: LOAD_USERS,
         concurrency: 8,
         pauseMs: 0,
-        prefix: 'single-down',
+        prefix: `single-${mode}-down`,
       });
       expect(statusCounts(during)).toEqual({ 503: 24 });
       expect(await pipeline.health('live')).toEqual({ ingest: 200, router: 200, delivery: 200 });
@@ -201,7 +211,7 @@ describe('a broker dies', () => {
       // After recovery, as an SDK would: each call retried on 503 until it is acknowledged.
       const after: CallOutcome[] = [];
       for (let i = 0; i < 20; i++) {
-        const id = `single-after-${i}`;
+        const id = `single-${mode}-after-${i}`;
         const outcome = await eventually(
           async () => {
             const o = await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, id);
@@ -221,7 +231,7 @@ describe('a broker dies', () => {
       ).catch(() => undefined);
       const report = deliveryReport(receiver, outcomes);
       console.log(
-        'the only broker SIGKILLed and restarted:',
+        `the only broker SIGKILLed and restarted (${mode}):`,
         JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }),
       );
       if (report.missingAmongAcknowledged.length > 0) console.log(pipeline.tails());

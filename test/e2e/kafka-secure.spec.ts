@@ -6,7 +6,7 @@ import { checkKafkaConnection, createKafka } from '@switchyard/kafka';
 import { verifySignature } from '@switchyard/webhooks';
 import { freshNamespace } from '../support/kafka-test-kit';
 import { LocalKafka } from '../support/local-kafka';
-import { PipelineProcesses } from '../support/pipeline-processes';
+import { PIPELINE_MODES, PipelineProcesses } from '../support/pipeline-processes';
 import { freePort, ServiceProcess } from '../support/service-process';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
@@ -52,26 +52,33 @@ describe('Kafka over SASL_SSL', () => {
     await kafka?.stop();
   }, 60_000);
 
-  it('carries an event from ingest to the webhook, signed, through SASL_SSL only', async () => {
-    const pipeline = await PipelineProcesses.start(env);
-    try {
-      const response = await fetch(`${pipeline.ingest.url}/v1/track`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`,
-        },
-        body: JSON.stringify({ userId: 'secure-user', event: 'Signed Up', messageId: 'secure-message-1' }),
-      });
-      expect(response.status).toBe(200);
-      const [hook] = await receiver.waitFor(1, (h) => h.body.messageId === 'secure-message-1', 60_000);
-      expect(hook.body).toMatchObject({ type: 'track', event: 'Signed Up', userId: 'secure-user' });
-      expect(verifySignature(SECRET, hook.raw, hook.headers['x-signature'] as string | undefined)).toBe(true);
-      expect(await pipeline.health('ready')).toEqual({ ingest: 200, router: 200, delivery: 200 });
-    } finally {
-      await pipeline.stop();
-    }
-  }, 180_000);
+  it.each(PIPELINE_MODES)(
+    'carries an event from ingest to the webhook, signed, through SASL_SSL only (%s)',
+    async (mode) => {
+      const messageId = `secure-message-${mode}`;
+      const pipeline = await PipelineProcesses.start(env, mode);
+      try {
+        const response = await fetch(`${pipeline.ingest.url}/v1/track`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`,
+          },
+          body: JSON.stringify({ userId: 'secure-user', event: 'Signed Up', messageId }),
+        });
+        expect(response.status).toBe(200);
+        const [hook] = await receiver.waitFor(1, (h) => h.body.messageId === messageId, 60_000);
+        expect(hook.body).toMatchObject({ type: 'track', event: 'Signed Up', userId: 'secure-user' });
+        expect(verifySignature(SECRET, hook.raw, hook.headers['x-signature'] as string | undefined)).toBe(
+          true,
+        );
+        expect(await pipeline.health('ready')).toEqual({ ingest: 200, router: 200, delivery: 200 });
+      } finally {
+        await pipeline.stop();
+      }
+    },
+    180_000,
+  );
 
   it('connects with a client certificate alone where the listener requires mTLS', async () => {
     const connection = kafkaConnection({

@@ -1,4 +1,9 @@
-import { planServices } from './all-in-one';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import pino from 'pino';
+import type { ServiceName } from '@switchyard/config';
+import type { ServiceEntry } from '@switchyard/service';
+import { Readiness } from '@switchyard/telemetry';
+import { planServices, startServices } from './all-in-one';
 
 const plan = (env: NodeJS.ProcessEnv) => planServices({ HOST: '0.0.0.0', ...env });
 const names = (env: NodeJS.ProcessEnv) => plan(env).map((s) => s.name);
@@ -74,5 +79,35 @@ describe('SWITCHYARD_SERVICES chooses the services of the process', () => {
     ]);
     const alone = console({ SWITCHYARD_SERVICES: 'console' });
     expect([alone.CONSOLE_INGEST_URL, alone.CONSOLE_DELIVERY_URL]).toEqual([undefined, undefined]);
+  });
+});
+
+describe('the process is one unit to its probes', () => {
+  /** A service whose start resolves when the test says, with one check of its own that holds. */
+  function service(name: ServiceName) {
+    const readiness = new Readiness();
+    readiness.register('kafka', () => true);
+    const app = { get: () => readiness, close: async () => undefined } as unknown as NestFastifyApplication;
+    let listen!: () => void;
+    const listening = new Promise<NestFastifyApplication>((resolve) => (listen = () => resolve(app)));
+    const entry: ServiceEntry<unknown> = { name, settingsFromEnv: () => ({}), start: () => listening };
+    return { readiness, entry, listen };
+  }
+
+  it('keeps a started service unready while the services after it are still starting', async () => {
+    const ingest = service('ingest');
+    const router = service('router');
+    const plan = planServices({ HOST: '0.0.0.0', SWITCHYARD_SERVICES: 'ingest,router' });
+    const load = async (name: ServiceName) => (name === 'ingest' ? ingest : router).entry;
+    const starting = startServices(plan, pino({ level: 'silent' }), load);
+
+    ingest.listen();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ingest.readiness.report()).toEqual({ ready: false, checks: { kafka: true, router: false } });
+
+    router.listen();
+    await starting;
+    expect(ingest.readiness.report()).toEqual({ ready: true, checks: { kafka: true, router: true } });
+    expect(router.readiness.report()).toEqual({ ready: true, checks: { kafka: true, ingest: true } });
   });
 });

@@ -66,16 +66,21 @@ export async function startServices(
   const entries = await Promise.all(plan.map(({ name }) => load(name)));
   const settings = readAll(plan, entries);
   const running: RunningService[] = [];
+  const started = new Map<ServiceName, Readiness>();
   try {
     for (const [i, entry] of entries.entries()) {
       const app = await entry.start(settings[i], logger.child({ service: entry.name }));
       running.push({ name: entry.name, app });
+      // Followed as soon as it listens, before the next service starts: a probe of the first
+      // service must not say ready while the others are still starting.
+      const readiness = app.get(Readiness, { strict: false });
+      for (const { name } of plan) if (name !== entry.name) readiness.follow(name, () => started.get(name));
+      started.set(entry.name, readiness);
     }
   } catch (error) {
     for (const { app } of running) await app.close();
     throw error;
   }
-  followEachOther(running);
   return running;
 }
 
@@ -92,13 +97,4 @@ function readAll(plan: PlannedService[], entries: ServiceEntry<unknown>[]): unkn
   });
   if (problems.length > 0) throw new ConfigError(problems.join('\n'));
   return settings;
-}
-
-function followEachOther(running: RunningService[]): void {
-  const readiness = running.map(({ name, app }) => ({
-    name,
-    readiness: app.get(Readiness, { strict: false }),
-  }));
-  for (const own of readiness)
-    for (const peer of readiness) if (peer !== own) own.readiness.follow(peer.name, peer.readiness);
 }
