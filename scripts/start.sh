@@ -1,9 +1,23 @@
 #!/usr/bin/env bash
 # `npm start`: the whole pipeline on this machine. Installs what is missing, starts the local
-# Kafka broker, builds, then runs ingest, router, delivery, the delivery console and a demo webhook
-# receiver that prints what it receives. Ctrl-C stops everything this script started.
+# Kafka broker, builds, then runs ingest, router, delivery and the delivery console in one process
+# (the shape for one machine), and a demo webhook receiver that prints what it receives.
+# `npm run start:split` (this script with --split) runs each service as its own process instead, as
+# Kubernetes does. Ctrl-C stops everything this script started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+split=false
+for arg in "$@"; do
+  case "$arg" in
+    --split) split=true ;;
+    *) echo "unknown option $arg: npm start takes only --split (npm run start:split)" >&2; exit 2 ;;
+  esac
+done
+if $split && [ -n "${SWITCHYARD_SERVICES:-}" ]; then
+  echo "SWITCHYARD_SERVICES chooses the services of one process, and --split runs each as its own: use one of them" >&2
+  exit 2
+fi
+$split || SWITCHYARD_SERVICES="${SWITCHYARD_SERVICES:-ingest,router,delivery,console}"
 # The services' V8 flags (*_NODE_FLAGS) and glibc malloc settings, as in the image and the
 # Kubernetes manifests; exported so the services' malloc sees them.
 set -a
@@ -61,9 +75,9 @@ echo "building…"
 npm run --silent build
 
 DEMO_SHARED_SECRET="${DEMO_SHARED_SECRET:-demo-shared-secret}" node -r @swc-node/register scripts/demo-receiver.ts & pids+=($!)
-if [ -n "${SWITCHYARD_SERVICES:-}" ]; then
-  # SWITCHYARD_SERVICES=ingest,router,delivery,console npm start: one process runs them all, each
-  # on its usual port; the console reaches ingest and delivery inside it.
+if ! $split; then
+  # One process runs the services SWITCHYARD_SERVICES lists, each on its usual port; the console
+  # reaches ingest and delivery inside it.
   export SWITCHYARD_SERVICES INGEST_PORT="${INGEST_PORT:-8080}" ROUTER_PORT="${ROUTER_PORT:-8081}" \
     DELIVERY_PORT="${DELIVERY_PORT:-8082}" CONSOLE_PORT="${CONSOLE_PORT:-8083}"
   node $ALL_IN_ONE_NODE_FLAGS dist/apps/switchyard/src/main.js & pids+=($!)
@@ -83,6 +97,7 @@ declare -A health=(
   [console]="http://127.0.0.1:${CONSOLE_PORT:-8083}/health/ready"
 )
 SWITCHYARD_SERVICES_STARTED="${SWITCHYARD_SERVICES:-ingest,router,delivery,console}"
+if $split; then shape="each service its own process"; else shape="one process: SWITCHYARD_SERVICES=$SWITCHYARD_SERVICES"; fi
 not_ready() {
   local name
   for name in ${SWITCHYARD_SERVICES_STARTED//,/ }; do curl -fs "${health[$name]}" >/dev/null 2>&1 || echo "$name"; done
@@ -98,7 +113,7 @@ fi
 
 cat <<MSG
 
-Switchyard is running (workspace: $workspace; Kafka: $KAFKA_BROKERS).
+Switchyard is running ($shape; workspace: $workspace; Kafka: $KAFKA_BROKERS).
   ingest   $ingest        router http://127.0.0.1:${ROUTER_PORT:-8081}    delivery http://127.0.0.1:${DELIVERY_PORT:-8082}
   demo webhook receiver http://127.0.0.1:$DEMO_RECEIVER_PORT
   console  http://127.0.0.1:${CONSOLE_PORT:-8083}   (log in with the admin token; set up sources and destinations there)
