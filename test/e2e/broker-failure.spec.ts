@@ -3,7 +3,7 @@ import { rawTestKafka } from '../../libs/kafka/src/testing';
 import { loadWhileKillingBroker, threeBrokerEnv } from '../support/broker-kill';
 import { eventually, freshNamespace } from '../support/kafka-test-kit';
 import { LocalKafka } from '../support/local-kafka';
-import { PIPELINE_MODES, PipelineProcesses } from '../support/pipeline-processes';
+import { PIPELINE_MODES, PipelineProcesses, SERVICES } from '../support/pipeline-processes';
 import {
   CallOutcome,
   longestGapWithout200,
@@ -30,6 +30,16 @@ function deliveryReport(receiver: WebhookReceiver, outcomes: CallOutcome[]) {
   };
 }
 
+/** The brokers and the pipeline a describe block starts, stopped after its tests. */
+function stoppedAfterAll(): { kafka?: LocalKafka; pipeline?: PipelineProcesses } {
+  const started: { kafka?: LocalKafka; pipeline?: PipelineProcesses } = {};
+  afterAll(async () => {
+    await started.pipeline?.stop();
+    await started.kafka?.stop();
+  }, 60_000);
+  return started;
+}
+
 /**
  * Brokers die under Switchyard. Every broker here is the suite's own (scripts/kafka/kafka.sh
  * cluster, in a temporary dir on free ports), never the shared test broker. The counts are
@@ -50,18 +60,14 @@ describe('a broker dies', () => {
   });
 
   describe('one of three (replication 3, min.insync.replicas 2)', () => {
-    let cluster: LocalKafka | undefined;
-    let pipeline: PipelineProcesses | undefined;
-
-    afterAll(async () => {
-      await pipeline?.stop();
-      await cluster?.stop();
-    }, 60_000);
+    const started = stoppedAfterAll();
 
     it('loses no acknowledged event, and the pipeline carries on without a restart', async () => {
-      cluster = await LocalKafka.cluster(3);
+      const cluster = (started.kafka = await LocalKafka.cluster(3));
       const namespace = freshNamespace('three');
-      pipeline = await PipelineProcesses.start(threeBrokerEnv(cluster, namespace, workspace.path));
+      const pipeline = (started.pipeline = await PipelineProcesses.start(
+        threeBrokerEnv(cluster, namespace, workspace.path),
+      ));
 
       // The topics were created as asked: three replicas, two of them in sync for a write.
       const admin = rawTestKafka(cluster.brokers.split(','), 'broker-failure-test').admin();
@@ -108,7 +114,7 @@ describe('a broker dies', () => {
       expect(pipeline.exited()).toEqual({});
       await eventually(
         async () =>
-          JSON.stringify(await pipeline!.health('ready')) ===
+          JSON.stringify(await pipeline.health('ready')) ===
           JSON.stringify({ ingest: 200, router: 200, delivery: 200 }),
         60_000,
         'every service ready',
@@ -119,21 +125,58 @@ describe('a broker dies', () => {
     }, 420_000);
   });
 
+  describe('the only broker is not up yet when the one process starts', () => {
+    const started = stoppedAfterAll();
+
+    it('stays unready, then serves and delivers once the broker answers', async () => {
+      // As in a compose file or a pod that starts beside Kafka: the broker comes up after the process.
+      const broker = (started.kafka = await LocalKafka.unstartedCluster(1));
+      const pipeline = (started.pipeline = await PipelineProcesses.launchAllInOne({
+        KAFKA_BROKERS: broker.brokers,
+        TOPIC_NAMESPACE: freshNamespace('start-down'),
+        TOPIC_PARTITIONS: '2',
+        WORKSPACE_CONFIG: workspace.path,
+        LOG_LEVEL: 'info',
+      }));
+      // Ingest, the first service, is up and trying the broker (its first try spends the client's
+      // retries before it says it waits, which the long-outage suite sees the router say).
+      await eventually(
+        () => pipeline.ingest.tail(Infinity).includes('Starting Nest application'),
+        60_000,
+        'the process starting its first service',
+      );
+      // No port may say ready (or answer at all) while there is no broker to write to.
+      const statuses = await Promise.all(
+        SERVICES.map((name) =>
+          fetch(`${pipeline.services[name].url}/health/ready`)
+            .then((r) => r.status)
+            .catch(() => 0),
+        ),
+      );
+      expect(statuses.filter((status) => status === 200)).toEqual([]);
+
+      await broker.restart();
+      await pipeline.ingest.ready(90_000);
+      expect(await pipeline.health('ready')).toEqual({ ingest: 200, router: 200, delivery: 200 });
+      await eventually(
+        async () => (await trackCall(pipeline.ingest.url, TEST_WRITE_KEY, 'start-down-1')).status === 200,
+        60_000,
+        'the first call acknowledged',
+      );
+      await receiver.waitFor(1, (h) => h.body.messageId === 'start-down-1', 60_000);
+      expect(pipeline.exited()).toEqual({});
+    }, 300_000);
+  });
+
   // Also in the one process small deployments run, whose services must go unready and come back together.
   describe.each(PIPELINE_MODES)('the only broker (%s)', (mode) => {
     /** The users the calls below come from: their keys spread the calls over both partitions. */
     const LOAD_USERS = 10;
-    let broker: LocalKafka | undefined;
-    let pipeline: PipelineProcesses | undefined;
-
-    afterAll(async () => {
-      await pipeline?.stop();
-      await broker?.stop();
-    }, 60_000);
+    const started = stoppedAfterAll();
 
     it('answers 503 while it is down, turns every readiness 503 and back, and delivers every acknowledged event', async () => {
-      broker = await LocalKafka.cluster(1);
-      pipeline = await PipelineProcesses.start(
+      const broker = (started.kafka = await LocalKafka.cluster(1));
+      const pipeline = (started.pipeline = await PipelineProcesses.start(
         {
           KAFKA_BROKERS: broker.brokers,
           TOPIC_NAMESPACE: freshNamespace(`single-${mode}`),
@@ -144,7 +187,7 @@ describe('a broker dies', () => {
           INGEST_PRODUCE_TIMEOUT_MS: '5000',
         },
         mode,
-      );
+      ));
       // A first write to a broker that has just started (connections, metadata, leaders) took longer than
       // a 2 s produce timeout in a stressed CI run, and 28 of the 60 calls below got 503; so did the first
       // write to a partition not yet written (4 calls, in two runs). Wait until every user of the load
@@ -154,7 +197,7 @@ describe('a broker dies', () => {
           async () =>
             (
               await trackCall(
-                pipeline!.ingest.url,
+                pipeline.ingest.url,
                 TEST_WRITE_KEY,
                 `single-${mode}-warm-up-${user}`,
                 `user-${user}`,
@@ -178,7 +221,7 @@ describe('a broker dies', () => {
       await broker.kill(1);
       await eventually(
         async () =>
-          JSON.stringify(await pipeline!.health('ready')) ===
+          JSON.stringify(await pipeline.health('ready')) ===
           JSON.stringify({ ingest: 503, router: 503, delivery: 503 }),
         30_000,
         'every service unready',
@@ -201,7 +244,7 @@ describe('a broker dies', () => {
       await broker.restart();
       await eventually(
         async () =>
-          JSON.stringify(await pipeline!.health('ready')) ===
+          JSON.stringify(await pipeline.health('ready')) ===
           JSON.stringify({ ingest: 200, router: 200, delivery: 200 }),
         90_000,
         'every service ready again',
@@ -214,7 +257,7 @@ describe('a broker dies', () => {
         const id = `single-${mode}-after-${i}`;
         const outcome = await eventually(
           async () => {
-            const o = await trackCall(pipeline!.ingest.url, TEST_WRITE_KEY, id);
+            const o = await trackCall(pipeline.ingest.url, TEST_WRITE_KEY, id);
             return o.status === 200 && o;
           },
           60_000,

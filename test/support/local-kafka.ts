@@ -43,17 +43,22 @@ export class LocalKafka {
 
   /** `size` KRaft nodes; topics replicate min(3, size) times with min.insync.replicas min(2, size). */
   static async cluster(size: number): Promise<LocalKafka> {
+    const kafka = await LocalKafka.unstartedCluster(size);
+    await kafka.restart();
+    return kafka;
+  }
+
+  /** The same cluster with its ports and directory chosen, not started yet: `restart()` starts it. */
+  static async unstartedCluster(size: number): Promise<LocalKafka> {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-kafka-cluster-'));
     const base = await freePorts(Array.from({ length: size }, (_, i) => [i, 100 + i]).flat());
     const brokers = Array.from({ length: size }, (_, i) => `127.0.0.1:${base + i}`).join(',');
-    const kafka = new LocalKafka(
+    return new LocalKafka(
       'cluster',
       { KAFKA_CLUSTER_SIZE: String(size), KAFKA_CLUSTER_PORT: String(base), KAFKA_CLUSTER_DIR: dir },
       dir,
       brokers,
     );
-    await kafka.script('start');
-    return kafka;
   }
 
   /**

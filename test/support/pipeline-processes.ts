@@ -25,10 +25,18 @@ export class PipelineProcesses {
     return mode === 'split' ? PipelineProcesses.startSplit(env) : PipelineProcesses.startAllInOne(env);
   }
 
-  /** One process, SWITCHYARD_SERVICES=ingest,router,delivery, each service on its own free port. */
+  /** One process, SWITCHYARD_SERVICES=ingest,router,delivery, each service on its own free port; resolves once it is ready. */
   private static async startAllInOne(env: NodeJS.ProcessEnv): Promise<PipelineProcesses> {
+    const pipeline = await PipelineProcesses.launchAllInOne(env);
+    // Any port of the one process is ready only once all its services are.
+    await pipeline.ingest.ready();
+    return pipeline;
+  }
+
+  /** The same one process, without waiting for it to be ready (it may be waiting for Kafka). */
+  static async launchAllInOne(env: NodeJS.ProcessEnv): Promise<PipelineProcesses> {
     const ports = { ingest: await freePort(), router: await freePort(), delivery: await freePort() };
-    const one = await ServiceProcess.start('switchyard', ports.ingest, {
+    const one = ServiceProcess.launch('switchyard', ports.ingest, {
       ...env,
       SWITCHYARD_SERVICES: SERVICES.join(','),
       INGEST_PORT: String(ports.ingest),
