@@ -6,6 +6,7 @@
 # Kubernetes does. Ctrl-C stops everything this script started.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ALL_SERVICES=ingest,router,delivery,console
 split=false
 for arg in "$@"; do
   case "$arg" in
@@ -17,7 +18,7 @@ if $split && [ -n "${SWITCHYARD_SERVICES:-}" ]; then
   echo "SWITCHYARD_SERVICES chooses the services of one process, and --split runs each as its own: use one of them" >&2
   exit 2
 fi
-$split || SWITCHYARD_SERVICES="${SWITCHYARD_SERVICES:-ingest,router,delivery,console}"
+$split || SWITCHYARD_SERVICES="${SWITCHYARD_SERVICES:-$ALL_SERVICES}"
 # The services' V8 flags (*_NODE_FLAGS) and glibc malloc settings, as in the image and the
 # Kubernetes manifests; exported so the services' malloc sees them.
 set -a
@@ -96,7 +97,7 @@ declare -A health=(
   [delivery]="http://127.0.0.1:${DELIVERY_PORT:-8082}/health/ready"
   [console]="http://127.0.0.1:${CONSOLE_PORT:-8083}/health/ready"
 )
-SWITCHYARD_SERVICES_STARTED="${SWITCHYARD_SERVICES:-ingest,router,delivery,console}"
+SWITCHYARD_SERVICES_STARTED="${SWITCHYARD_SERVICES:-$ALL_SERVICES}"
 if $split; then shape="each service its own process"; else shape="one process: SWITCHYARD_SERVICES=$SWITCHYARD_SERVICES"; fi
 not_ready() {
   local name

@@ -3,7 +3,7 @@ import { rawTestKafka } from '../../libs/kafka/src/testing';
 import { loadWhileKillingBroker, threeBrokerEnv } from '../support/broker-kill';
 import { eventually, freshNamespace } from '../support/kafka-test-kit';
 import { LocalKafka } from '../support/local-kafka';
-import { PIPELINE_MODES, PipelineProcesses, SERVICES } from '../support/pipeline-processes';
+import { PIPELINE_MODES, PipelineProcesses } from '../support/pipeline-processes';
 import {
   CallOutcome,
   longestGapWithout200,
@@ -146,13 +146,7 @@ describe('a broker dies', () => {
         'the process starting its first service',
       );
       // No port may say ready (or answer at all) while there is no broker to write to.
-      const statuses = await Promise.all(
-        SERVICES.map((name) =>
-          fetch(`${pipeline.services[name].url}/health/ready`)
-            .then((r) => r.status)
-            .catch(() => 0),
-        ),
-      );
+      const statuses = Object.values(await pipeline.health('ready'));
       expect(statuses.filter((status) => status === 200)).toEqual([]);
 
       await broker.restart();

@@ -78,14 +78,8 @@ const READINESS_EVERY_MS = 200;
 const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 async function readiness(pipeline: PipelineProcesses): Promise<ReadinessSample> {
-  const statuses = await Promise.all(
-    SERVICES.map((name) =>
-      fetch(`${pipeline.services[name].url}/health/ready`, { signal: AbortSignal.timeout(1_000) })
-        .then((r) => r.status)
-        .catch(() => 0),
-    ),
-  );
-  return { at: Date.now(), ingest: statuses[0], router: statuses[1], delivery: statuses[2] };
+  const statuses = await pipeline.health('ready', 1_000);
+  return { at: Date.now(), ...statuses };
 }
 
 /**

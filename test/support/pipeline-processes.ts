@@ -83,10 +83,17 @@ export class PipelineProcesses {
     this.services[name] = ServiceProcess.launch(name, this.services[name].port, this.env);
   }
 
-  /** Each service's answer to a health path, e.g. `{ ingest: 200, router: 503, delivery: 200 }`. */
-  async health(path: 'live' | 'ready'): Promise<Record<ServiceName, number>> {
+  /**
+   * Each service's answer to a health path, e.g. `{ ingest: 200, router: 503, delivery: 200 }`; 0
+   * for a port that does not answer within `timeoutMs` (not listening yet, or restarting).
+   */
+  async health(path: 'live' | 'ready', timeoutMs = 5_000): Promise<Record<ServiceName, number>> {
     const statuses = await Promise.all(
-      SERVICES.map(async (name) => (await fetch(`${this.services[name].url}/health/${path}`)).status),
+      SERVICES.map((name) =>
+        fetch(`${this.services[name].url}/health/${path}`, { signal: AbortSignal.timeout(timeoutMs) })
+          .then((response) => response.status)
+          .catch(() => 0),
+      ),
     );
     return { ingest: statuses[0], router: statuses[1], delivery: statuses[2] };
   }
