@@ -112,19 +112,32 @@ if [ -n "$(not_ready)" ]; then
   exit 1
 fi
 
-cat <<MSG
-
-Switchyard is running ($shape; workspace: $workspace; Kafka: $KAFKA_BROKERS).
-  ingest   $ingest        router http://127.0.0.1:${ROUTER_PORT:-8081}    delivery http://127.0.0.1:${DELIVERY_PORT:-8082}
-  demo webhook receiver http://127.0.0.1:$DEMO_RECEIVER_PORT
+started() { [[ ",$SWITCHYARD_SERVICES_STARTED," == *",$1,"* ]]; }
+services=""
+for name in ingest router delivery; do
+  started "$name" && services+="  $name ${health[$name]%/health/ready}"
+done
+echo
+echo "Switchyard is running ($shape; workspace: $workspace; Kafka: $KAFKA_BROKERS)."
+echo "$services"
+echo "  demo webhook receiver http://127.0.0.1:$DEMO_RECEIVER_PORT"
+if started console; then
+  cat <<MSG
   console  http://127.0.0.1:${CONSOLE_PORT:-8083}   (log in with the admin token; set up sources and destinations there)
   management API  http://127.0.0.1:${CONSOLE_PORT:-8083}/api/v1   (document: /api/v1/openapi.json)
   admin token: $ADMIN_TOKEN   (set ADMIN_TOKEN=… before npm start to change it)
+MSG
+fi
+if started ingest; then
+  cat <<MSG
 
 Send an event (the demo receiver below prints it, signed, with its static header):
 
   curl -u demo-website-write-key: -H 'Content-Type: application/json' \\
     $ingest/v1/track -d '{"userId":"user-1","event":"Order Completed","properties":{"revenue":42}}'
+MSG
+fi
+cat <<MSG
 
 See it in Kafka:   npm run kafka:tail -- events
 Ctrl-C stops everything.
