@@ -113,6 +113,13 @@ if [ -n "$(not_ready)" ]; then
 fi
 
 started() { [[ ",$SWITCHYARD_SERVICES_STARTED," == *",$1,"* ]]; }
+# Only the console seeds the workspace topic: without it an empty topic stays empty, and the
+# demo's write key may not be there for the example below.
+seeded=true
+if [ -z "${WORKSPACE_CONFIG:-}" ] && ! started console; then
+  workspace="the workspace topic, which the console seeds when empty and is not running here"
+  seeded=false
+fi
 services=""
 for name in ingest router delivery; do
   started "$name" && services+="  $name ${health[$name]%/health/ready}"
@@ -128,7 +135,7 @@ if started console; then
   admin token: $ADMIN_TOKEN   (set ADMIN_TOKEN=… before npm start to change it)
 MSG
 fi
-if started ingest; then
+if started ingest && $seeded; then
   cat <<MSG
 
 Send an event (the demo receiver below prints it, signed, with its static header):
