@@ -19,6 +19,8 @@ if $split && [ -n "${SWITCHYARD_SERVICES:-}" ]; then
   exit 2
 fi
 $split || SWITCHYARD_SERVICES="${SWITCHYARD_SERVICES:-$ALL_SERVICES}"
+SWITCHYARD_SERVICES_STARTED="${SWITCHYARD_SERVICES:-$ALL_SERVICES}"
+started() { [[ ",$SWITCHYARD_SERVICES_STARTED," == *",$1,"* ]]; }
 # The services' V8 flags (*_NODE_FLAGS) and glibc malloc settings, as in the image and the
 # Kubernetes manifests; exported so the services' malloc sees them.
 set -a
@@ -35,13 +37,21 @@ if [ -n "${WORKSPACE_CONFIG:-}" ]; then
   # File mode: the services route by that file, and the management API only reads it.
   export WORKSPACE_CONFIG
   workspace="the file $WORKSPACE_CONFIG"
+  seeded=true
 else
   # Topic mode: the console seeds an empty workspace topic from the example, which sends to the
   # demo receiver: follow it when DEMO_RECEIVER_PORT moves it.
   WORKSPACE_SEED_FILE="$PWD/.cache/workspace.demo.yaml"
   sed "s#http://127.0.0.1:9000/#http://127.0.0.1:$DEMO_RECEIVER_PORT/#" config/workspace.example.yaml >"$WORKSPACE_SEED_FILE"
   export WORKSPACE_SEED_FILE
-  workspace="the workspace topic, seeded from config/workspace.example.yaml when empty"
+  if started console; then
+    workspace="the workspace topic, seeded from config/workspace.example.yaml when empty"
+    seeded=true
+  else
+    # Without the console an empty topic stays empty: the demo's write key may not be there.
+    workspace="the workspace topic, which the console seeds when empty and is not running here"
+    seeded=false
+  fi
 fi
 # The local broker keeps the workspace topic between runs, so its secrets' key is kept too.
 if [ -z "${WORKSPACE_ENCRYPTION_KEYS:-}" ]; then
@@ -90,18 +100,16 @@ else
     CONSOLE_INGEST_URL="http://127.0.0.1:${INGEST_PORT:-8080}" node $CONSOLE_NODE_FLAGS dist/apps/console/src/main.js & pids+=($!)
 fi
 
-ingest="http://127.0.0.1:${INGEST_PORT:-8080}"
-declare -A health=(
-  [ingest]="$ingest/health/ready"
-  [router]="http://127.0.0.1:${ROUTER_PORT:-8081}/health/ready"
-  [delivery]="http://127.0.0.1:${DELIVERY_PORT:-8082}/health/ready"
-  [console]="http://127.0.0.1:${CONSOLE_PORT:-8083}/health/ready"
+declare -A url=(
+  [ingest]="http://127.0.0.1:${INGEST_PORT:-8080}"
+  [router]="http://127.0.0.1:${ROUTER_PORT:-8081}"
+  [delivery]="http://127.0.0.1:${DELIVERY_PORT:-8082}"
+  [console]="http://127.0.0.1:${CONSOLE_PORT:-8083}"
 )
-SWITCHYARD_SERVICES_STARTED="${SWITCHYARD_SERVICES:-$ALL_SERVICES}"
 if $split; then shape="each service its own process"; else shape="one process: SWITCHYARD_SERVICES=$SWITCHYARD_SERVICES"; fi
 not_ready() {
   local name
-  for name in ${SWITCHYARD_SERVICES_STARTED//,/ }; do curl -fs "${health[$name]}" >/dev/null 2>&1 || echo "$name"; done
+  for name in ${SWITCHYARD_SERVICES_STARTED//,/ }; do curl -fs "${url[$name]}/health/ready" >/dev/null 2>&1 || echo "$name"; done
 }
 for _ in $(seq 1 120); do
   [ -z "$(not_ready)" ] && break
@@ -112,17 +120,9 @@ if [ -n "$(not_ready)" ]; then
   exit 1
 fi
 
-started() { [[ ",$SWITCHYARD_SERVICES_STARTED," == *",$1,"* ]]; }
-# Only the console seeds the workspace topic: without it an empty topic stays empty, and the
-# demo's write key may not be there for the example below.
-seeded=true
-if [ -z "${WORKSPACE_CONFIG:-}" ] && ! started console; then
-  workspace="the workspace topic, which the console seeds when empty and is not running here"
-  seeded=false
-fi
 services=""
 for name in ingest router delivery; do
-  started "$name" && services+="  $name ${health[$name]%/health/ready}"
+  started "$name" && services+="  $name ${url[$name]}"
 done
 echo
 echo "Switchyard is running ($shape; workspace: $workspace; Kafka: $KAFKA_BROKERS)."
@@ -130,8 +130,8 @@ echo "$services"
 echo "  demo webhook receiver http://127.0.0.1:$DEMO_RECEIVER_PORT"
 if started console; then
   cat <<MSG
-  console  http://127.0.0.1:${CONSOLE_PORT:-8083}   (log in with the admin token; set up sources and destinations there)
-  management API  http://127.0.0.1:${CONSOLE_PORT:-8083}/api/v1   (document: /api/v1/openapi.json)
+  console  ${url[console]}   (log in with the admin token; set up sources and destinations there)
+  management API  ${url[console]}/api/v1   (document: /api/v1/openapi.json)
   admin token: $ADMIN_TOKEN   (set ADMIN_TOKEN=… before npm start to change it)
 MSG
 fi
@@ -141,7 +141,7 @@ if started ingest && $seeded; then
 Send an event (the demo receiver below prints it, signed, with its static header):
 
   curl -u demo-website-write-key: -H 'Content-Type: application/json' \\
-    $ingest/v1/track -d '{"userId":"user-1","event":"Order Completed","properties":{"revenue":42}}'
+    ${url[ingest]}/v1/track -d '{"userId":"user-1","event":"Order Completed","properties":{"revenue":42}}'
 MSG
 fi
 cat <<MSG
