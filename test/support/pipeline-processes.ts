@@ -36,6 +36,13 @@ export class PipelineProcesses {
   /** The same one process, without waiting for it to be ready (it may be waiting for Kafka). */
   static async launchAllInOne(env: NodeJS.ProcessEnv): Promise<PipelineProcesses> {
     const ports = { ingest: await freePort(), router: await freePort(), delivery: await freePort() };
+    return new PipelineProcesses(PipelineProcesses.launchOneProcess(env, ports), env);
+  }
+
+  private static launchOneProcess(
+    env: NodeJS.ProcessEnv,
+    ports: Record<ServiceName, number>,
+  ): Record<ServiceName, ServiceProcess> {
     const one = ServiceProcess.launch('switchyard', ports.ingest, {
       ...env,
       SWITCHYARD_SERVICES: SERVICES.join(','),
@@ -43,12 +50,33 @@ export class PipelineProcesses {
       ROUTER_PORT: String(ports.router),
       DELIVERY_PORT: String(ports.delivery),
     });
-    const services = {
+    return {
       ingest: one.at('ingest', ports.ingest),
       router: one.at('router', ports.router),
       delivery: one.at('delivery', ports.delivery),
     };
-    return new PipelineProcesses(services, env);
+  }
+
+  /**
+   * The all-in-one mode's restart: stops the one process with `signal` and starts it again on the
+   * same ports with the same environment, as a container is restarted; resolves with the exit code
+   * (or signal name) once it is ready again.
+   */
+  async restartOneProcess(signal: NodeJS.Signals): Promise<number | string> {
+    const one = this.services.ingest;
+    if (SERVICES.some((name) => this.services[name].child !== one.child))
+      throw new Error(
+        'restartOneProcess is for the all-in-one mode: these services run in their own processes',
+      );
+    const exit = await one.stop(signal);
+    const ports = {
+      ingest: one.port,
+      router: this.services.router.port,
+      delivery: this.services.delivery.port,
+    };
+    Object.assign(this.services, PipelineProcesses.launchOneProcess(this.env, ports));
+    await this.ingest.ready();
+    return exit;
   }
 
   /** One after the other: each creates the topics it needs before the next consumes them. If one fails, the others stop. */
