@@ -483,6 +483,8 @@ describe('the management API on a workspace topic', () => {
       await broker.kill(1);
       const patch = await api.request('PATCH', '/sources/web', { body: { name: 'Renamed' } });
       expect([patch.status, patch.body.error]).toEqual([503, 'unavailable']);
+      // Refused because the console found no broker answering, not after waiting out its 30 s bound.
+      expect(patch.body.message).toBe('the workspace topic cannot be written: no Kafka broker answers');
       const create = await api.request('POST', '/sources', { body: { id: 'mobile', name: 'Mobile' } });
       expect(create.status).toBe(503);
       // Reads go on from the last workspace applied.

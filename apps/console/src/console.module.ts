@@ -46,8 +46,9 @@ function workspaceProviders(workspace: Workspace): Provider[] {
   return [
     {
       provide: KafkaWorkspaceLog,
-      useFactory: (kafka: KafkaClient, topics: TopicNames) => new KafkaWorkspaceLog(kafka, topics, workspace),
-      inject: [KAFKA_CLIENT, TOPICS],
+      useFactory: (kafka: KafkaClient, topics: TopicNames, consoleKafka: ConsoleKafka) =>
+        new KafkaWorkspaceLog(kafka, topics, workspace, consoleKafka.probe),
+      inject: [KAFKA_CLIENT, TOPICS, ConsoleKafka],
     },
     {
       provide: WorkspaceAdmin,

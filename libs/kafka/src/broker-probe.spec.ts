@@ -76,6 +76,49 @@ describe('BrokerProbe', () => {
     expect(asked).toEqual(['describeCluster', 'answered', 'disconnect']);
   });
 
+  describe('whileReachable', () => {
+    /** Probes every 10 ms: the watch checks at that interval, on real timers. */
+    const often = { intervalMs: 10, staleAfterMs: 3_000 };
+
+    it('settles as the work does while the brokers answer', async () => {
+      const { kafka, state } = fakeCluster();
+      const probe = new BrokerProbe(kafka, often, () => state.now);
+      await probe.start();
+      await expect(probe.whileReachable(Promise.resolve('read'))).resolves.toBe('read');
+      await expect(probe.whileReachable(Promise.reject(new Error('late')))).rejects.toThrow('late');
+      await probe.stop();
+    });
+
+    it('rejects at once once a probe has found the brokers away', async () => {
+      const { kafka, state } = fakeCluster();
+      const probe = new BrokerProbe(kafka, options, () => state.now);
+      await probe.start();
+      state.up = false;
+      await probe.probe();
+      await expect(probe.whileReachable(new Promise(() => undefined))).rejects.toThrow(
+        'no Kafka broker answers',
+      );
+      await probe.stop();
+    });
+
+    it('rejects work under way when a later probe finds the brokers away', async () => {
+      const { kafka, state } = fakeCluster();
+      const probe = new BrokerProbe(kafka, often, () => state.now);
+      await probe.start();
+      const waiting = probe.whileReachable(new Promise(() => undefined));
+      state.up = false;
+      await expect(waiting).rejects.toThrow('no Kafka broker answers');
+      await probe.stop();
+    });
+
+    it('leaves work to itself before the first probe has finished', async () => {
+      const { kafka, state } = fakeCluster();
+      const probe = new BrokerProbe(kafka, options, () => state.now);
+      expect(probe.reachable).toBe(false);
+      await expect(probe.whileReachable(Promise.resolve('read'))).resolves.toBe('read');
+    });
+  });
+
   it('is unreachable before the first answer', async () => {
     const { kafka, state } = fakeCluster();
     state.up = false;

@@ -26,6 +26,8 @@ export const DEFAULT_BROKER_PROBE: BrokerProbeOptions = { intervalMs: 500, stale
 export class BrokerProbe {
   private readonly admin: KafkaAdmin;
   private connected = false;
+  /** Whether a probe has finished, answered or not: before that the brokers are neither up nor down. */
+  private asked = false;
   private lastAnswerAt: number | undefined;
   private underWay: Promise<void> | undefined;
   private stopped = false;
@@ -41,6 +43,24 @@ export class BrokerProbe {
 
   get reachable(): boolean {
     return this.lastAnswerAt !== undefined && this.now() - this.lastAnswerAt < this.options.staleAfterMs;
+  }
+
+  /**
+   * `work`, unless the brokers are found not answering first: then a rejection that says so, at
+   * once if a probe has already found them away, else within an interval of a probe finding it.
+   * For work that cannot finish without them (reading a topic to its end) and would otherwise
+   * wait out a long bound of its own. Before the first probe has finished, `work` alone decides.
+   */
+  whileReachable<T>(work: Promise<T>): Promise<T> {
+    let watch: NodeJS.Timeout | undefined;
+    const lost = new Promise<never>((_, reject) => {
+      const check = () => {
+        if (this.asked && !this.reachable) reject(new Error('no Kafka broker answers'));
+      };
+      check();
+      watch = setInterval(check, this.options.intervalMs);
+    });
+    return Promise.race([work, lost]).finally(() => clearInterval(watch));
   }
 
   /** Probes once (so a service that just connected is ready at once), then every interval. */
@@ -79,6 +99,7 @@ export class BrokerProbe {
     } catch {
       this.lastAnswerAt = undefined;
     }
+    this.asked = true;
   }
 
   private async settledWithin(work: Promise<void> | undefined, ms: number): Promise<void> {

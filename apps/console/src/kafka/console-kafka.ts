@@ -13,7 +13,8 @@ import { ConsoleFeed } from './console-feed';
 /** The console's Kafka side: creates the topics it reads and feeds the indexes; ready once they are rebuilt, and while the brokers answer. */
 @Injectable()
 export class ConsoleKafka implements OnModuleInit, BeforeApplicationShutdown {
-  private readonly probe: BrokerProbe;
+  /** Whether the brokers answer: readiness, and the management API's writes, which fail fast without them. */
+  readonly probe: BrokerProbe;
   private readonly feed: ConsoleFeed;
 
   constructor(

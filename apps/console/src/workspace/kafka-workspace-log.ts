@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { encodeWorkspaceAudit, TopicNames } from '@switchyard/contracts';
-import { KafkaClient, KafkaProducer, WrittenPartition } from '@switchyard/kafka';
+import { BrokerProbe, KafkaClient, KafkaProducer, WrittenPartition } from '@switchyard/kafka';
 import { WorkspaceTopic } from '@switchyard/workspace';
 import { WorkspaceChange, WorkspaceLog } from './workspace-admin';
 
@@ -17,6 +17,7 @@ export class KafkaWorkspaceLog implements WorkspaceLog {
     private readonly kafka: KafkaClient,
     private readonly topics: TopicNames,
     private readonly workspace: WorkspaceTopic,
+    private readonly brokers: Pick<BrokerProbe, 'whileReachable'>,
   ) {}
 
   async append({ key, value, audit }: WorkspaceChange): Promise<void> {
@@ -41,8 +42,12 @@ export class KafkaWorkspaceLog implements WorkspaceLog {
     await this.workspace.catchUpTo(record.partition, record.baseOffset);
   }
 
+  /**
+   * Gives up as soon as no broker answers: the topic cannot be read to its end then, and a write
+   * waiting on it would hold its caller until the read-to-end bound.
+   */
   caughtUp(): Promise<void> {
-    return this.workspace.catchUp();
+    return this.brokers.whileReachable(this.workspace.catchUp());
   }
 
   async stop(): Promise<void> {
