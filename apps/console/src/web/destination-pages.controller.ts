@@ -33,7 +33,8 @@ import {
 import { destinationPage } from './pages';
 
 /** Refusals the form shows beside the values posted, so nothing has to be typed again. */
-const FORM_REFUSALS = new Set([400, 409, 412]);
+/** Refusals shown on the form again, the values posted kept: the workspace topic out of reach (503) among them. */
+const FORM_REFUSALS = new Set([400, 409, 412, 503]);
 
 /** Attempts a destination's page lists. */
 const ATTEMPTS_SHOWN = 200;
@@ -218,7 +219,7 @@ export class DestinationPagesController extends DeletionPages {
     };
   }
 
-  /** A refusal the form can show (400, 409, 412) as the form again, with the values posted; anything else as an error page. */
+  /** A refusal the form can show (400, 409, 412, 503) as the form again, with the values posted; anything else as an error page. */
   private refusedForm(
     mode: FormMode,
     form: DestinationForm,

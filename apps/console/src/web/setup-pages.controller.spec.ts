@@ -23,6 +23,9 @@ const HEADER_VALUE = 'Bearer header-secret-0123456789';
 
 /** A workspace topic that applies each change at once, as the topic's reader would, and feeds the audit trail. */
 class AppliedLog implements WorkspaceLog {
+  /** Set: no broker answers, as KafkaWorkspaceLog then says. */
+  unreachable = false;
+
   constructor(
     private readonly state: WorkspaceState,
     private readonly audit: AuditTrail,
@@ -31,13 +34,16 @@ class AppliedLog implements WorkspaceLog {
     this.state.apply(change.key, change.value);
     this.audit.add(change.audit);
   }
-  async caughtUp() {}
+  async caughtUp() {
+    if (this.unreachable) throw new Error('no Kafka broker answers');
+  }
 }
 
 /** The pages over HTTP, on a workspace held in memory: the Kafka side is the management API's own tests' job. */
 describe('the setup pages over HTTP', () => {
   let app: NestFastifyApplication;
   let state: WorkspaceState;
+  let log: AppliedLog;
   let cookies: { admin: string; viewer: string };
   const tested: string[] = [];
 
@@ -75,7 +81,7 @@ describe('the setup pages over HTTP', () => {
       providers: [
         {
           provide: WorkspaceAdmin,
-          useValue: new WorkspaceAdmin(state, new AppliedLog(state, audit), cipher),
+          useValue: new WorkspaceAdmin(state, (log = new AppliedLog(state, audit)), cipher),
         },
         { provide: AuditTrail, useValue: audit },
         { provide: ConsoleViews, useValue: new ConsoleViews(indexes, workspace) },
@@ -179,6 +185,28 @@ describe('the setup pages over HTTP', () => {
     expect(stale.body).toContain('changed since you opened this page');
     expect(stale.body).toContain('value="https://stale.example"');
     expect(state.destination('hooks')!.revision).toBe(2);
+  });
+
+  it('answers a form posted while no broker answers with the form again, the values typed and why', async () => {
+    log.unreachable = true;
+    try {
+      const source = await post('/sources', { id: 'app', name: 'Mobile app' });
+      const destination = await post('/destinations', {
+        ...destinationForm(),
+        [field.id]: 'later',
+        [field.url(0)]: 'https://later.example/hook',
+      });
+      for (const refused of [source, destination]) {
+        expect(refused.statusCode).toBe(503);
+        expect(refused.body).toContain('the workspace topic cannot be written: no Kafka broker answers');
+      }
+      expect(source.body).toContain('value="Mobile app"');
+      expect(destination.body).toContain('value="https://later.example/hook"');
+      expect(destination.body).not.toContain(SECRET);
+      expect([state.source('app'), state.destination('later')]).toEqual([undefined, undefined]);
+    } finally {
+      log.unreachable = false;
+    }
   });
 
   it('shows each URL a test event tried, the body escaped', async () => {

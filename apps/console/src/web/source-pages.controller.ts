@@ -16,7 +16,8 @@ import {
 } from './source-pages';
 
 /** Refusals the new-source form shows beside the values typed, so nothing has to be typed again. */
-const FORM_REFUSALS = new Set([400, 409]);
+/** Refusals shown on the form again, the values posted kept: the workspace topic out of reach (503) among them. */
+const FORM_REFUSALS = new Set([400, 409, 503]);
 
 /**
  * The sources' setup pages: list, create, rotate and retire write keys, delete (the routes
