@@ -487,6 +487,12 @@ describe('the management API on a workspace topic', () => {
       expect(patch.body.message).toBe('the workspace topic cannot be written: no Kafka broker answers');
       const create = await api.request('POST', '/sources', { body: { id: 'mobile', name: 'Mobile' } });
       expect(create.status).toBe(503);
+      // Nor does it hold a deletion request through the client's retries: nothing is sent.
+      const deletion = await api.request('POST', '/deletions', { body: { userIds: ['u1'] } });
+      expect([deletion.status, deletion.body.message]).toEqual([
+        503,
+        'the request could not be stored: no Kafka broker answers; retry later',
+      ]);
       // Reads go on from the last workspace applied.
       const during = await api.request('GET', '/sources/web');
       expect([during.status, during.etag, during.body]).toEqual([200, before.etag, before.body]);

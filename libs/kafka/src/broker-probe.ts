@@ -14,6 +14,14 @@ export interface BrokerProbeOptions {
  */
 export const DEFAULT_BROKER_PROBE: BrokerProbeOptions = { intervalMs: 500, staleAfterMs: 2_500 };
 
+/** What work refused or given up because no broker answers says. */
+export class BrokersAwayError extends Error {
+  constructor() {
+    super('no Kafka broker answers');
+    this.name = 'BrokersAwayError';
+  }
+}
+
 /**
  * Whether the cluster answers right now, for readiness. kafkajs's producer and consumer notice a
  * lost broker only when a request of theirs fails and then retry for half a minute, so they are
@@ -26,7 +34,7 @@ export const DEFAULT_BROKER_PROBE: BrokerProbeOptions = { intervalMs: 500, stale
 export class BrokerProbe {
   private readonly admin: KafkaAdmin;
   private connected = false;
-  /** Whether a probe has finished, answered or not: before that the brokers are neither up nor down. */
+  /** Whether a probe has finished, answered or not. */
   private asked = false;
   private lastAnswerAt: number | undefined;
   private underWay: Promise<void> | undefined;
@@ -45,6 +53,11 @@ export class BrokerProbe {
     return this.lastAnswerAt !== undefined && this.now() - this.lastAnswerAt < this.options.staleAfterMs;
   }
 
+  /** Found not answering by a finished probe: before the first one ends, the brokers are neither up nor away. */
+  get away(): boolean {
+    return this.asked && !this.reachable;
+  }
+
   /**
    * `work`, unless the brokers are found not answering first: then a rejection that says so, at
    * once if a probe has already found them away, else within an interval of a probe finding it.
@@ -55,7 +68,7 @@ export class BrokerProbe {
     let watch: NodeJS.Timeout | undefined;
     const lost = new Promise<never>((_, reject) => {
       const check = () => {
-        if (this.asked && !this.reachable) reject(new Error('no Kafka broker answers'));
+        if (this.away) reject(new BrokersAwayError());
       };
       check();
       watch = setInterval(check, this.options.intervalMs);

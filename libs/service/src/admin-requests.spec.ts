@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { topicNames } from '@switchyard/contracts';
-import type { OutgoingRecord } from '@switchyard/kafka';
+import { BrokersAwayError, type OutgoingRecord } from '@switchyard/kafka';
 import { createLogger } from '@switchyard/telemetry';
 import { AdminRequests } from './admin-requests';
 
@@ -58,6 +58,18 @@ describe('AdminRequests', () => {
     const refusal = await admin.requestDeletion({ userIds: ['u'] }).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(HttpException);
     expect((refusal as HttpException).getStatus()).toBe(503);
-    expect((refusal as HttpException).getResponse()).toMatchObject({ error: 'unavailable' });
+    expect((refusal as HttpException).getResponse()).toMatchObject({
+      error: 'unavailable',
+      message: 'the request could not be stored; retry later',
+    });
+  });
+
+  it('says so when the request was refused because no broker answers', async () => {
+    const { admin } = requests(() => Promise.reject(new BrokersAwayError()));
+    const refusal = await admin.requestDeletion({ userIds: ['u'] }).catch((error: unknown) => error);
+    expect((refusal as HttpException).getResponse()).toMatchObject({
+      error: 'unavailable',
+      message: 'the request could not be stored: no Kafka broker answers; retry later',
+    });
   });
 });

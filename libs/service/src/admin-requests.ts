@@ -12,7 +12,7 @@ import {
   validateAudienceSyncBody,
   validateDeletionRequestBody,
 } from '@switchyard/contracts';
-import type { OutgoingRecord } from '@switchyard/kafka';
+import { BrokersAwayError, type OutgoingRecord } from '@switchyard/kafka';
 import { traceRecordCreation } from '@switchyard/telemetry';
 
 /** Writes records; resolves once the broker has acknowledged them (BatchingProducer does). */
@@ -82,14 +82,23 @@ export class AdminRequests {
     return request;
   }
 
-  /** Resolves once the broker has the records; a Kafka failure is a 503 the caller can retry. */
+  /**
+   * Resolves once the broker has the records; a Kafka failure is a 503 the caller can retry, which
+   * says when the request was refused because no broker answers (the client's own errors name
+   * broker addresses, and stay in the log).
+   */
   private async stored(records: OutgoingRecord[]): Promise<void> {
     try {
       await this.sender.send(records);
     } catch (error) {
       this.logger.error({ err: error }, 'Kafka did not acknowledge the request');
+      const why = error instanceof BrokersAwayError ? `: ${error.message}` : '';
       throw new HttpException(
-        { success: false, error: 'unavailable', message: 'the request could not be stored; retry later' },
+        {
+          success: false,
+          error: 'unavailable',
+          message: `the request could not be stored${why}; retry later`,
+        },
         503,
       );
     }

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import {
   BatchingProducer,
+  BrokersAwayError,
   DEFAULT_BATCHING,
   KafkaClient,
   KafkaProducer,
@@ -9,11 +10,13 @@ import {
 } from '@switchyard/kafka';
 import type { AcknowledgedSender } from '@switchyard/service';
 import { KAFKA_CLIENT, LOGGER } from '../console.tokens';
+import { ConsoleKafka } from '../kafka/console-kafka';
 
 /**
  * The producer of the management API's audience syncs and deletion requests. It connects at the
  * first request, so a console that never takes one holds no producer, and a broker away at
- * start-up delays nothing but that request.
+ * start-up delays nothing but that request. While the console's probe finds no broker answering,
+ * a request is refused at once, nothing sent, instead of waiting out the client's retries.
  */
 @Injectable()
 export class ConsoleRequestSender implements AcknowledgedSender, BeforeApplicationShutdown {
@@ -22,9 +25,11 @@ export class ConsoleRequestSender implements AcknowledgedSender, BeforeApplicati
   constructor(
     @Inject(KAFKA_CLIENT) private readonly kafka: KafkaClient,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly consoleKafka: ConsoleKafka,
   ) {}
 
   async send(records: OutgoingRecord[]): Promise<void> {
+    if (this.consoleKafka.probe.away) throw new BrokersAwayError();
     const { batching } = await this.connected();
     await batching.send(records);
   }
