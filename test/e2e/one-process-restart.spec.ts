@@ -1,5 +1,5 @@
-import { Analytics } from '@switchyard/analytics';
-import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
+import { ClientLoad } from '../support/client-load';
+import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { PipelineProcesses } from '../support/pipeline-processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
@@ -41,30 +41,17 @@ describe('the one process restarted whole under load', () => {
 
   it('delivers every accepted call across a SIGTERM and a SIGKILL of the whole process', async () => {
     const pipeline = processes!;
-    const client = new Analytics(TEST_WRITE_KEY, {
-      // The restarted process listens on the same port.
-      endpoint: pipeline.ingest.url,
-      flushAt: 20,
-      flushAfter: 20,
-      // Enough to wait out a restart from source on a loaded machine.
-      retry: { maxAttempts: 20, initialDelayMs: 100, maxDelayMs: 3000 },
+    // The restarted process listens on the same port; the retries wait out a restart from source
+    // on a loaded machine.
+    const load = new ClientLoad(pipeline.ingest.url, TEST_WRITE_KEY, {
+      maxAttempts: 20,
+      initialDelayMs: 100,
+      maxDelayMs: 3000,
     });
-    const failures: unknown[] = [];
-    client.on('error', (e) => failures.push(e));
-    const sent = new Set<string>();
-    let sending = true;
-    const load = (async () => {
-      for (let i = 0; sending; i++) {
-        sent.add(client.track({ userId: `user-${i % 50}`, event: 'Tick', properties: { i } }));
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
-
     // A call made now, once delivered, shows the pipeline flowing end to end; a hundred more
     // deliveries after it, that the restart comes with calls in flight at every stage.
     const flowing = async () => {
-      const marker = client.track({ userId: 'marker', event: 'Marker' });
-      sent.add(marker);
+      const marker = load.track('marker', 'Marker');
       await receiver.waitFor(1, (h) => h.body.messageId === marker, 90_000);
       await receiver.waitFor(receiver.received.length + 100);
     };
@@ -74,21 +61,13 @@ describe('the one process restarted whole under load', () => {
       exits[signal] = await pipeline.restartOneProcess(signal);
     }
     await flowing();
-    sending = false;
-    await load;
-    await client.close();
+    await load.stop();
 
     expect(exits).toEqual({ SIGTERM: 0, SIGKILL: 'SIGKILL' });
-    expect(failures).toEqual([]);
-    const missing = () => {
-      const delivered = new Set(receiver.received.map((h) => String(h.body.messageId)));
-      return [...sent].filter((id) => !delivered.has(id));
-    };
-    await eventually(() => missing().length === 0, 90_000, 'every sent call at the receiver').catch(
-      () => undefined,
-    );
-    if (missing().length > 0) console.log(pipeline.tails());
-    expect(missing()).toEqual([]);
-    expect(sent.size).toBeGreaterThan(300);
+    expect(load.failures).toEqual([]);
+    const missing = await load.missingAt(receiver);
+    if (missing.length > 0) console.log(pipeline.tails());
+    expect(missing).toEqual([]);
+    expect(load.sent.size).toBeGreaterThan(300);
   }, 240_000);
 });

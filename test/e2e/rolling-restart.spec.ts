@@ -1,5 +1,5 @@
-import { Analytics } from '@switchyard/analytics';
-import { eventually, freshNamespace, testBrokers } from '../support/kafka-test-kit';
+import { ClientLoad } from '../support/client-load';
+import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
 import { PipelineProcesses, SERVICES } from '../support/pipeline-processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
@@ -32,45 +32,24 @@ describe('rolling restart of every service under load', () => {
 
   it('delivers every accepted event while ingest, router and delivery are each restarted with SIGTERM', async () => {
     const pipeline = processes!;
-    const client = new Analytics(TEST_WRITE_KEY, {
-      // A restarted ingest listens on the same port.
-      endpoint: pipeline.ingest.url,
-      flushAt: 20,
-      flushAfter: 20,
-      retry: { maxAttempts: 20, initialDelayMs: 100, maxDelayMs: 1000 },
+    // A restarted ingest listens on the same port.
+    const load = new ClientLoad(pipeline.ingest.url, TEST_WRITE_KEY, {
+      maxAttempts: 20,
+      initialDelayMs: 100,
+      maxDelayMs: 1000,
     });
-    const failures: unknown[] = [];
-    client.on('error', (e) => failures.push(e));
-    const sent = new Set<string>();
-    let sending = true;
-    const load = (async () => {
-      for (let i = 0; sending; i++) {
-        sent.add(client.track({ userId: `user-${i % 50}`, event: 'Tick', properties: { i } }));
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
 
     const exitCodes: Record<string, number | string> = {};
     for (const name of SERVICES) {
-      await receiver.waitFor(sent.size > 50 ? Math.floor(sent.size / 2) : 1);
+      await receiver.waitFor(load.sent.size > 50 ? Math.floor(load.sent.size / 2) : 1);
       exitCodes[name] = await pipeline.stopOne(name, 'SIGTERM');
       await pipeline.startAgain(name);
     }
-    sending = false;
-    await load;
-    await client.close();
+    await load.stop();
 
     expect(exitCodes).toEqual({ ingest: 0, router: 0, delivery: 0 });
-    expect(failures).toEqual([]);
-    // At-least-once: a restart may deliver some events twice, so wait for every distinct id.
-    const missing = () => {
-      const delivered = new Set(receiver.received.map((h) => String(h.body.messageId)));
-      return [...sent].filter((id) => !delivered.has(id));
-    };
-    await eventually(() => missing().length === 0, 90_000, 'every sent event at the receiver').catch(
-      () => undefined,
-    );
-    expect(missing()).toEqual([]);
-    expect(sent.size).toBeGreaterThan(300);
+    expect(load.failures).toEqual([]);
+    expect(await load.missingAt(receiver)).toEqual([]);
+    expect(load.sent.size).toBeGreaterThan(300);
   }, 240_000);
 });
