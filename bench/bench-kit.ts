@@ -274,6 +274,11 @@ export function numberListArg(name: string, fallback: string): number[] {
   return values;
 }
 
+/** Whether `--name`, a switch without a value, is on the command line. */
+export function flagArg(name: string): boolean {
+  return process.argv.includes(`--${name}`);
+}
+
 /** The text after `--name` on the command line, or `fallback`. */
 export function stringArg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -38,6 +38,7 @@ import {
   choiceArg,
   cpuSeconds,
   envArg,
+  flagArg,
   fmt,
   machineSpeedMs,
   numberArg,
@@ -68,10 +69,18 @@ const option = choiceArg('option', [
   'node-flags',
   'env',
   'all-in-one',
+  'console',
 ] as const);
 const mode = modeArg();
 if (mode === 'all-in-one' && option === 'all-in-one')
   throw new Error('--option all-in-one compares the two modes: leave out --mode');
+if (option === 'console' && mode !== 'all-in-one')
+  throw new Error(
+    '--option console compares the one process with and without the console: add --mode all-in-one',
+  );
+/** `--with-console`: both sides' one process runs the console too, as `npm start` does. */
+const withConsole = option !== 'console' && flagArg('with-console');
+if (withConsole && mode !== 'all-in-one') throw new Error('--with-console needs --mode all-in-one');
 
 type Side = 'without' | 'with';
 
@@ -89,6 +98,7 @@ const SIDES: Record<typeof option, Record<Side, Partial<PipelineOptions>>> = {
   'node-flags': { without: {}, with: { nodeFlags: option === 'node-flags' ? flagsArg() : undefined } },
   env: { without: {}, with: { env: option === 'env' ? requiredEnvArg() : undefined } },
   'all-in-one': { without: {}, with: { allInOne: true } },
+  console: { without: {}, with: { withConsole: true } },
 };
 
 /**
@@ -127,6 +137,7 @@ async function main() {
       partitions,
       deliveryReplicas: 1,
       allInOne: mode === 'all-in-one',
+      withConsole,
       ...SIDES[option][side],
     });
   const pipelines: Record<Side, BenchPipeline> = {

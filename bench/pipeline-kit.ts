@@ -41,6 +41,8 @@ export interface PipelineOptions {
   destination?: DestinationVariant;
   /** ingest, router and delivery in one all-in-one process (named `all-in-one`) instead of one each. */
   allInOne?: boolean;
+  /** The console in the all-in-one process too, as `npm start` runs it (all-in-one only). */
+  withConsole?: boolean;
   /** Settings for every service of this pipeline, beside the bench's own (e.g. DELIVERY_ATTEMPTS_TOPIC). */
   env?: NodeJS.ProcessEnv;
   /** Run another built checkout's services instead of this one's (comparing two commits). */
@@ -96,10 +98,14 @@ export async function startBenchPipeline(options: PipelineOptions): Promise<Benc
   // Free ports, so benchmarks run side by side (or beside npm start) never reach each other's services.
   const procs: Record<string, ServiceProcess> = options.allInOne
     ? {
-        'all-in-one': await startAllInOne(['ingest', 'router', 'delivery'], env, {
-          checkout: options.checkout,
-          nodeFlags: options.nodeFlags?.['all-in-one'],
-        }),
+        'all-in-one': await startAllInOne(
+          ['ingest', 'router', 'delivery', ...(options.withConsole ? (['console'] as const) : [])],
+          env,
+          {
+            checkout: options.checkout,
+            nodeFlags: options.nodeFlags?.['all-in-one'],
+          },
+        ),
       }
     : await startSplitServices(env, options.deliveryReplicas, options);
   const ingest = procs.ingest ?? procs['all-in-one'];

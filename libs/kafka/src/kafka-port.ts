@@ -102,6 +102,8 @@ export interface ConsumerOptions {
   heartbeatInterval?: number;
   /** How long a fetch waits on an empty partition. */
   maxWaitTimeInMs?: number;
+  /** Bytes a fetch waits for (up to maxWaitTimeInMs) before the broker answers; 1 unless set. */
+  minBytes?: number;
   maxBytes?: number;
   maxBytesPerPartition?: number;
   readUncommitted?: boolean;
