@@ -120,7 +120,11 @@ export class ConsoleFeed {
     each: (partition: number, message: KafkaRecord) => void,
   ): Promise<KafkaConsumer> {
     const groupId = `${topic}.console.${this.instance}`;
-    const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: FEED_WAIT_MS, minBytes: FEED_MIN_BYTES });
+    const consumer = this.kafka.consumer({
+      groupId,
+      maxWaitTimeInMs: FEED_WAIT_MS,
+      minBytes: FEED_MIN_BYTES,
+    });
     const restarter = new ConsumerRestarter(
       consumer,
       {
