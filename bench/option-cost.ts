@@ -38,7 +38,6 @@ import {
   choiceArg,
   cpuSeconds,
   envArg,
-  flagArg,
   fmt,
   machineSpeedMs,
   numberArg,
@@ -52,6 +51,7 @@ import {
   measureThroughput,
   openLoop,
   modeArg,
+  withConsoleArg,
   PipelineOptions,
   startBenchPipeline,
 } from './pipeline-kit';
@@ -78,9 +78,8 @@ if (option === 'console' && mode !== 'all-in-one')
   throw new Error(
     '--option console compares the one process with and without the console: add --mode all-in-one',
   );
-/** `--with-console`: both sides' one process runs the console too, as `npm start` does. */
-const withConsole = option !== 'console' && flagArg('with-console');
-if (withConsole && mode !== 'all-in-one') throw new Error('--with-console needs --mode all-in-one');
+/** Both sides' one process runs the console too, as `npm start` does. */
+const withConsole = option !== 'console' && withConsoleArg(mode);
 
 type Side = 'without' | 'with';
 

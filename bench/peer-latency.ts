@@ -8,11 +8,13 @@
  *    every event type in its project, then sends each event as one endpoint event
  *    (bench/peers/convoy-run.sh starts it).
  * Switchyard runs as `bench:e2e` runs it: split services, or with `--mode all-in-one` the three in
- * one process, the broker on this machine.
+ * one process (`--with-console`: and the console, as `npm start` runs it), the broker on this
+ * machine.
  *
  *   SVIX_URL=http://127.0.0.1:8071 SVIX_TOKEN=<API token> \
  *     npm run bench:peers -- [--peer svix] [--rates 50,500,1000] [--latency-seconds 15]
  *     [--rounds 3] [--warmup-seconds 2] [--partitions 6] [--bytes 500] [--mode split|all-in-one]
+ *     [--with-console]
  *   CONVOY_URL=http://127.0.0.1:5005 CONVOY_PROJECT=<project id> CONVOY_TOKEN=<its API key> \
  *     npm run bench:peers -- --peer convoy …
  *
@@ -35,7 +37,15 @@ import {
   percentile,
   spreadLine,
 } from './bench-kit';
-import { LoadTarget, modeArg, openLoop, Receipt, startBenchPipeline, startReceiver } from './pipeline-kit';
+import {
+  LoadTarget,
+  modeArg,
+  openLoop,
+  Receipt,
+  startBenchPipeline,
+  startReceiver,
+  withConsoleArg,
+} from './pipeline-kit';
 
 const rates = numberListArg('rates', '50,500,1000');
 const latencySeconds = numberArg('latency-seconds', 15);
@@ -44,6 +54,7 @@ const warmUpSeconds = numberArg('warmup-seconds', 2);
 const partitions = numberArg('partitions', 6);
 const eventBytes = numberArg('bytes', 500);
 const mode = modeArg();
+const withConsole = withConsoleArg(mode);
 const peer = choiceArg('peer', ['svix', 'convoy'] as const);
 
 interface Side extends LoadTarget {
@@ -65,10 +76,11 @@ async function startSwitchyard(): Promise<Side> {
     partitions,
     deliveryReplicas: 1,
     allInOne: mode === 'all-in-one',
+    withConsole,
   });
   const broker = localBrokerPid();
   return {
-    name: mode === 'split' ? 'Switchyard' : 'Switchyard (all-in-one)',
+    name: mode === 'split' ? 'Switchyard' : `Switchyard (all-in-one${withConsole ? ', console' : ''})`,
     receipts: pipeline.receipts,
     send: pipeline.send,
     pids: () => [...Object.values(pipeline.procs).map((p) => p.child.pid!), ...(broker ? [broker] : [])],

@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { freePort, ServiceProcess } from '../test/support/service-process';
-import { choiceArg, fillerText, preciseNowMs, ProcessFlags, startAllInOne, startService } from './bench-kit';
+import {
+  choiceArg,
+  fillerText,
+  flagArg,
+  preciseNowMs,
+  ProcessFlags,
+  startAllInOne,
+  startService,
+} from './bench-kit';
 import { benchDestination, DestinationVariant } from './destination-variants';
 import { localKafkaBrokers } from '@switchyard/config';
 
@@ -32,6 +40,13 @@ export interface Receipt {
 /** `--mode`: the pipeline's services one process each (`split`, the default) or in one (`all-in-one`). */
 export function modeArg(): 'split' | 'all-in-one' {
   return choiceArg('mode', ['split', 'all-in-one'] as const);
+}
+
+/** `--with-console`: the one process runs the console too, as `npm start` does (all-in-one only). */
+export function withConsoleArg(mode: 'split' | 'all-in-one'): boolean {
+  const on = flagArg('with-console');
+  if (on && mode !== 'all-in-one') throw new Error('--with-console needs --mode all-in-one');
+  return on;
 }
 
 export interface PipelineOptions {
