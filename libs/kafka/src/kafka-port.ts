@@ -94,11 +94,6 @@ export interface ConsumerCrash {
 export interface ConsumerOptions {
   groupId: string;
   sessionTimeout?: number;
-  /**
-   * How long the coordinator waits for every member to join again in a rebalance before it drops
-   * those that have not: also how long a new member waits behind a member that died unnoticed.
-   */
-  rebalanceTimeout?: number;
   heartbeatInterval?: number;
   /** How long a fetch waits on an empty partition. */
   maxWaitTimeInMs?: number;

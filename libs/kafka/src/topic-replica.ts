@@ -6,14 +6,6 @@ import { retryTransient } from './topic-admin';
 
 /** Session of a replica's one-member group: long enough to ride out heartbeats a loaded machine delays. */
 const REPLICA_SESSION_MS = 45_000;
-/**
- * A replica restarted after a broker outage joins as a new member while the coordinator still
- * holds the old one, and the join completes when every member known has joined again or this
- * much later. The old member never will: without this bound the replica read nothing until the
- * old session expired, and a console write waits for its own replica. Its one member has nothing
- * to finish before it joins again, so a few seconds are ample.
- */
-const REPLICA_REBALANCE_MS = 5_000;
 
 /** Hands over the records of one fetched batch, in offset order. */
 export type ReplicaBatchHandler = (records: readonly KafkaRecord[], partition: number) => void;
@@ -61,7 +53,6 @@ export class TopicReplica {
       // the member whenever a loaded machine delayed its heartbeats, and nothing was read while
       // it rejoined (a console write waits for its own replica).
       sessionTimeout: REPLICA_SESSION_MS,
-      rebalanceTimeout: REPLICA_REBALANCE_MS,
     });
     this.consumer = consumer;
     this.restarter = new ConsumerRestarter(

@@ -32,8 +32,7 @@ import {
 } from './page-replies';
 import { destinationPage } from './pages';
 
-/** Refusals the form shows beside the values posted, so nothing has to be typed again. */
-/** Refusals shown on the form again, the values posted kept: the workspace topic out of reach (503) among them. */
+/** Refusals the form shows beside the values posted, so nothing has to be typed again: the workspace topic out of reach (503) among them. */
 const FORM_REFUSALS = new Set([400, 409, 412, 503]);
 
 /** Attempts a destination's page lists. */

@@ -15,8 +15,7 @@ import {
   writeKeyPage,
 } from './source-pages';
 
-/** Refusals the new-source form shows beside the values typed, so nothing has to be typed again. */
-/** Refusals shown on the form again, the values posted kept: the workspace topic out of reach (503) among them. */
+/** Refusals the new-source form shows beside the values typed, so nothing has to be typed again: the workspace topic out of reach (503) among them. */
 const FORM_REFUSALS = new Set([400, 409, 503]);
 
 /**
