@@ -75,6 +75,7 @@ export function createKafka(clientId: string, connection: KafkaConnection, logge
       retry: { ...KAFKA_RETRY },
       socketFactory: noDelaySocketFactory,
     }),
+    connection.brokers.join(','),
   );
 }
 

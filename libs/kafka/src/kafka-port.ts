@@ -103,6 +103,12 @@ export interface ConsumerOptions {
   maxBytesPerPartition?: number;
   readUncommitted?: boolean;
   allowAutoTopicCreation?: boolean;
+  /**
+   * Topics whose records this process's own producers write are handed to this consumer as soon
+   * as the broker acknowledges them (acks = all), wherever that keeps each partition's records
+   * once and in order; the fetch bringing them again skips them. Needs `eachBatch`.
+   */
+  localWrites?: string[];
 }
 
 export interface KafkaConsumer {

@@ -246,4 +246,20 @@ describe('kafkajs produce retry (patched)', () => {
       { topic: TOPIC, partition: 1, change: -1 },
     ]);
   });
+
+  it('names in each partition’s answer the messages written there, in order, across a retry', async () => {
+    const { cluster } = clusterWhereOnePartitionIsRefused();
+    const messages = [
+      { key: 'a', value: 'first to 0', partition: 0 },
+      { key: 'b', value: 'first to 1', partition: 1 },
+      { key: 'c', value: 'second to 0', partition: 0 },
+    ];
+    const answers = (await send(cluster, ({ message }) => message.partition!, messages)) as {
+      partition: number;
+      messages: Message[];
+    }[];
+
+    const byPartition = Object.fromEntries(answers.map((a) => [a.partition, a.messages.map((m) => m.value)]));
+    expect(byPartition).toEqual({ 0: ['first to 0', 'second to 0'], 1: ['first to 1'] });
+  });
 });

@@ -17,5 +17,5 @@ export function rawTestKafka(brokers: string[], clientId = 'switchyard-test'): K
 
 /** A client behind the port, as the services use it. */
 export function testKafkaClient(brokers: string[]): KafkaClient {
-  return kafkaPort(rawTestKafka(brokers));
+  return kafkaPort(rawTestKafka(brokers), brokers.join(','));
 }

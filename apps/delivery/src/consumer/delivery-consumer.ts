@@ -66,6 +66,9 @@ export class DeliveryConsumer {
       // 2 MB still holds thousands of jobs per fetch, more than a second of this service's work.
       maxBytes: 2 * 1024 * 1024,
       allowAutoTopicCreation: false,
+      // Where the router runs in the same process, its acknowledged jobs start at once rather than
+      // after the broker answers this consumer's fetch. Retry records wait for their time anyway.
+      localWrites: [topics.deliveries],
       sessionTimeout: options.sessionTimeoutMs,
       heartbeatInterval: Math.floor(options.sessionTimeoutMs / 10),
     });

@@ -75,6 +75,10 @@ export class ConsumeTransformProduce {
       maxBytesPerPartition: 128 * 1024,
       readUncommitted: false,
       allowAutoTopicCreation: false,
+      // Where ingest runs in the same process, its acknowledged calls are routed at once rather
+      // than after the broker answers this consumer's fetch. A transaction hands its batches to
+      // one producer in turn, so transactional pipelines take records from fetches only.
+      localWrites: options.transactional ? undefined : options.topics,
     });
     // The client's partitioner honours a record's explicit partition (changelog records are
     // pinned beside their input). One request in flight keeps each partition's records in order
