@@ -286,6 +286,22 @@ describe('takingLocalWrites', () => {
     expect(client.sought).toEqual(['1']);
   });
 
+  it('does not take its position from a batch of an earlier generation', async () => {
+    const { client, handler, writes } = await started();
+    await client.fetch([0]);
+    let finish!: () => void;
+    handler.holdNext(new Promise<void>((resolve) => (finish = resolve)));
+    const fetching = client.fetch([1]);
+    await settle();
+    client.join(); // the new generation reads again from the committed offset
+    finish();
+    await fetching;
+    written(writes, 2, ['after the rejoin']);
+    await settle();
+
+    expect(handler.seen.map((s) => s.offset)).toEqual(['0', '1']);
+  });
+
   it('stops listening once disconnected', async () => {
     const { client, consumer, handler, writes } = await started();
     await client.fetch([0]);

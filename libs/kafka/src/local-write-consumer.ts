@@ -121,6 +121,7 @@ class LocalWriteConsumer {
       return payload.resolveOffset(batch.lastOffset());
     }
     const lastMessage = batch.messages.at(-1)?.offset;
+    const generation = this.generation;
     return this.handle(
       key,
       eachBatch({
@@ -128,11 +129,20 @@ class LocalWriteConsumer {
         batch: unresolved,
         resolveOffset: (offset) => {
           // The client resolves a batch's trailing control records with its last message.
-          this.next.set(key, Number(offset === lastMessage ? batch.lastOffset() : offset) + 1);
+          const after = Number(offset === lastMessage ? batch.lastOffset() : offset) + 1;
+          this.resolved(key, generation, after);
           payload.resolveOffset(offset);
         },
       }),
     );
+  }
+
+  /**
+   * A batch of an earlier generation says nothing of this one's position: the new generation
+   * reads again from the committed offset, which may lie before what that batch resolved.
+   */
+  private resolved(key: string, generation: number, next: number): void {
+    if (this.generation === generation) this.next.set(key, next);
   }
 
   private take(write: LocalWrite): void {
@@ -145,9 +155,7 @@ class LocalWriteConsumer {
     const generation = this.generation;
     const handling = eachBatch({
       batch: localBatch(write),
-      resolveOffset: (offset) => {
-        if (this.generation === generation) this.next.set(key, Number(offset) + 1);
-      },
+      resolveOffset: (offset) => this.resolved(key, generation, Number(offset) + 1),
       heartbeat: () => Promise.resolve(),
       isRunning: () => this.joined,
       isStale: () => this.generation !== generation,
