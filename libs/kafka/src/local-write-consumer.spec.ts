@@ -335,4 +335,14 @@ describe('publishingLocalWrites', () => {
 
     expect(seen).toEqual([7, 7]);
   });
+
+  it('resolves the send even when a listener throws', async () => {
+    const writes = new LocalWrites();
+    writes.listen(CLUSTER, TOPIC, () => {
+      throw new Error('listener failed');
+    });
+    const producer = publishingLocalWrites(producerAnswering(), writes, CLUSTER);
+
+    await expect(producer.sendBatch({ topicMessages: [] })).resolves.toHaveLength(1);
+  });
 });

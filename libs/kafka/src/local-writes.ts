@@ -9,7 +9,8 @@ export interface LocalWrite {
   messages: readonly OutgoingMessage[];
   /**
    * When the write began, in milliseconds since the epoch, as a decimal string. The broker's
-   * copies carry the moment the request was encoded, which follows within the same turn.
+   * copies carry the moment the request was encoded, a moment later (after any metadata refresh
+   * the send needed).
    */
   timestamp: string;
 }
@@ -55,7 +56,14 @@ export class LocalWrites {
         messages: answer.messages,
         timestamp,
       };
-      for (const listener of listeners) listener(write);
+      for (const listener of listeners) {
+        try {
+          listener(write);
+        } catch {
+          // The write stands whatever a listener does: a failed hand-over is left to the fetch,
+          // and must not turn an acknowledged write into a failed send.
+        }
+      }
     }
   }
 }
