@@ -87,8 +87,11 @@ function recordingHandler() {
   let fail = false;
   return {
     seen,
-    holdNext(until: Promise<void>) {
-      hold = until;
+    /** Keeps the next batch in hand until the returned function is called. */
+    holdNext(): () => void {
+      let release!: () => void;
+      hold = new Promise<void>((resolve) => (release = resolve));
+      return release;
     },
     failNext() {
       fail = true;
@@ -199,8 +202,7 @@ describe('takingLocalWrites', () => {
   it('holds a fetched batch until the handed-over one of its partition has finished', async () => {
     const { client, handler, writes } = await started();
     await client.fetch([0]);
-    let finish!: () => void;
-    handler.holdNext(new Promise<void>((resolve) => (finish = resolve)));
+    const finish = handler.holdNext();
     written(writes, 1, ['a']);
     const fetching = client.fetch([1, 2]);
     await settle();
@@ -246,8 +248,7 @@ describe('takingLocalWrites', () => {
   it('does not hand a write over while a batch of its partition is in hand', async () => {
     const { client, handler, writes } = await started();
     await client.fetch([0]);
-    let finish!: () => void;
-    handler.holdNext(new Promise<void>((resolve) => (finish = resolve)));
+    const finish = handler.holdNext();
     const fetching = client.fetch([1]);
     await settle();
     written(writes, 2, ['a']); // the position is 1 until the batch in hand resolves
@@ -289,8 +290,7 @@ describe('takingLocalWrites', () => {
   it('does not take its position from a batch of an earlier generation', async () => {
     const { client, handler, writes } = await started();
     await client.fetch([0]);
-    let finish!: () => void;
-    handler.holdNext(new Promise<void>((resolve) => (finish = resolve)));
+    const finish = handler.holdNext();
     const fetching = client.fetch([1]);
     await settle();
     client.join(); // the new generation reads again from the committed offset

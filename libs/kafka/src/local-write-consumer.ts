@@ -191,15 +191,7 @@ function withoutResolved(batch: RecordBatch, next: number): RecordBatch {
   const first = batch.firstOffset();
   if (first === null || Number(first) >= next) return batch;
   const messages = batch.messages.filter((message) => Number(message.offset) >= next);
-  return {
-    topic: batch.topic,
-    partition: batch.partition,
-    highWatermark: batch.highWatermark,
-    messages,
-    isEmpty: () => messages.length === 0,
-    firstOffset: () => messages[0]?.offset ?? null,
-    lastOffset: () => batch.lastOffset(),
-  };
+  return recordBatch(batch.topic, batch.partition, messages, batch.lastOffset(), batch.highWatermark);
 }
 
 /** A write as the records a fetch would bring. */
@@ -207,11 +199,21 @@ function localBatch(write: LocalWrite): RecordBatch {
   const messages = write.messages.map((message, i) =>
     localRecord(message, write.baseOffset + i, write.timestamp),
   );
-  const lastOffset = String(write.baseOffset + messages.length - 1);
+  const end = write.baseOffset + messages.length;
+  return recordBatch(write.topic, write.partition, messages, String(end - 1), String(end));
+}
+
+function recordBatch(
+  topic: string,
+  partition: number,
+  messages: KafkaRecord[],
+  lastOffset: string,
+  highWatermark: string,
+): RecordBatch {
   return {
-    topic: write.topic,
-    partition: write.partition,
-    highWatermark: String(write.baseOffset + messages.length),
+    topic,
+    partition,
+    highWatermark,
     messages,
     isEmpty: () => messages.length === 0,
     firstOffset: () => messages[0]?.offset ?? null,
