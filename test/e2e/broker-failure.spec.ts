@@ -77,6 +77,8 @@ describe('a broker dies', () => {
       await admin.connect();
       const events = topicNames(namespace).events;
       const { topics } = await admin.fetchTopicMetadata({ topics: [events] });
+      // The local cluster keeps every group's offsets in one partition (offsets.topic.num.partitions=1).
+      const offsets = await admin.fetchTopicMetadata({ topics: ['__consumer_offsets'] });
       const configs = await admin.describeConfigs({
         resources: [{ type: 2, name: events, configNames: ['min.insync.replicas'] }],
         includeSynonyms: false,
@@ -84,8 +86,11 @@ describe('a broker dies', () => {
       await admin.disconnect();
       expect(topics[0].partitions.map((p) => p.replicas.length)).toEqual([3, 3, 3]);
       expect(configs.resources[0].configEntries[0].configValue).toBe('2');
-      // The leader of the first events partition dies: producers and consumers must move.
-      const victim = topics[0].partitions.find((p) => p.partitionId === 0)!.leader;
+      // The broker that coordinates every consumer group dies, and with it the leader of one
+      // partition of each topic: producers and consumers must move, and the groups go without a
+      // coordinator (no commit) until the cluster elects another.
+      const victim = offsets.topics[0].partitions[0].leader;
+      expect(topics[0].partitions.map((p) => p.leader)).toContain(victim);
 
       const total = 1200;
       const { outcomes, killedAt } = await loadWhileKillingBroker({

@@ -237,7 +237,12 @@ export class JobProducer {
     return new JobProducer(producer, topicNames(namespace).deliveries);
   }
 
-  async send(...jobs: DeliveryJob[]): Promise<void> {
+  send(...jobs: DeliveryJob[]): Promise<void> {
+    return this.sendTo(undefined, jobs);
+  }
+
+  /** Writes `jobs` to one partition, or where their keys put them when `partition` is undefined. */
+  async sendTo(partition: number | undefined, jobs: DeliveryJob[]): Promise<void> {
     await this.producer.send({
       topic: this.topic,
       acks: -1,
@@ -245,6 +250,7 @@ export class JobProducer {
         key: deliveryKey(j.destinationId, j.sourceId, String(j.body.userId)),
         value: JSON.stringify(j.body),
         headers: newJobHeaders(j),
+        partition,
       })),
     });
   }

@@ -92,12 +92,15 @@ export class MarkedPositions implements CommitSource {
 
   /**
    * After a rebalance: positions of partitions this instance no longer owns are dropped, so a
-   * late commit cannot rewind the new owner.
+   * late commit cannot rewind the new owner. Returns the positions kept: finished but not yet
+   * committed, so the consumer can resume there instead of reading them again from the committed
+   * offset (which a group without a coordinator for a while may not have moved for seconds).
    */
-  keepOnly(assignment: Record<string, number[]>): void {
+  keepOnly(assignment: Record<string, number[]>): CommitPosition[] {
     for (const [key, position] of this.pending) {
       if (!assignment[position.topic]?.includes(position.partition)) this.pending.delete(key);
     }
+    return this.due();
   }
 
   due(): CommitPosition[] {

@@ -87,10 +87,13 @@ export class DeliveryConsumer {
       options.groupId,
       logger,
     );
-    // A new generation re-reads from the committed offsets: what was in flight comes again (at-least-once).
-    this.consumer.on(this.consumer.events.GROUP_JOIN, () => {
-      this.progress.reset();
+    // A new generation reads from the committed offsets, which lag what finished by up to a commit
+    // interval, or by the whole time the group had no coordinator (a broker lost). Where this
+    // instance kept a partition it goes on after the last job it took instead of sending again
+    // what it sent.
+    this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
       this.holds.resumeAll();
+      for (const position of this.progress.keepOnly(payload.memberAssignment)) this.consumer.seek(position);
     });
   }
 

@@ -40,7 +40,7 @@ export class PartitionHolds {
     if (hold && !hold.cancel && hasRoom) this.resume(key);
   }
 
-  /** After a rebalance every hold is void: the partitions start again from their commits. */
+  /** After a rebalance every hold is void: the new generation sets where each partition is read from. */
   resumeAll(): void {
     for (const key of [...this.held.keys()]) this.resume(key);
   }

@@ -16,6 +16,11 @@ export class PartitionProgress {
     return this.unfinished.size;
   }
 
+  /** The offset after the last job taken, where reading this partition goes on; none before the first. */
+  get resumeAt(): number | undefined {
+    return this.next;
+  }
+
   /** Key and value bytes of the unfinished jobs' records. */
   get bytes(): number {
     return this.unfinishedBytes;

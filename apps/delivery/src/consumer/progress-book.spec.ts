@@ -24,13 +24,44 @@ describe('ProgressBook', () => {
     expect(book.due()).toEqual([{ topic: 'ns:with:colons.deliveries', partition: 1, offset: '0' }]);
   });
 
-  it('starts over after a rebalance: a commit answered for the old generation marks nothing', () => {
+  it('after a rebalance, resumes each kept partition after its last job taken and still guards its unfinished ones', () => {
     const book = new ProgressBook();
-    book.of('deliveries', 0).take(3);
+    const kept = book.of('deliveries', 0);
+    for (const offset of [3, 4, 5]) kept.take(offset);
+    kept.finish(4);
+    kept.finish(5);
+    book.of('retry.1', 2).take(7);
+    book.of('retry.1', 2).finish(7);
+    book.of('deliveries', 1).take(9);
+    expect(book.keepOnly({ deliveries: [0], 'retry.1': [2] })).toEqual([
+      { topic: 'deliveries', partition: 0, offset: '6' },
+      { topic: 'retry.1', partition: 2, offset: '8' },
+    ]);
+    expect(book.due()).toEqual([
+      { topic: 'deliveries', partition: 0, offset: '3' },
+      { topic: 'retry.1', partition: 2, offset: '8' },
+    ]);
+    kept.finish(3);
+    expect(book.due()).toEqual([
+      { topic: 'deliveries', partition: 0, offset: '6' },
+      { topic: 'retry.1', partition: 2, offset: '8' },
+    ]);
+  });
+
+  it('leaves a partition nothing was taken from to its committed offset', () => {
+    const book = new ProgressBook();
+    book.of('deliveries', 0);
+    expect(book.keepOnly({ deliveries: [0] })).toEqual([]);
+  });
+
+  it('starts a partition a rebalance took away afresh: a commit offered before marks nothing', () => {
+    const book = new ProgressBook();
+    book.of('deliveries', 1).take(3);
     const due = book.due();
-    book.reset();
-    book.of('deliveries', 0).take(3);
+    expect(book.keepOnly({ deliveries: [0] })).toEqual([]);
+    expect(book.due()).toEqual([]);
+    book.of('deliveries', 1).take(3);
     book.committed(due);
-    expect(book.due()).toEqual([{ topic: 'deliveries', partition: 0, offset: '3' }]);
+    expect(book.due()).toEqual([{ topic: 'deliveries', partition: 1, offset: '3' }]);
   });
 });

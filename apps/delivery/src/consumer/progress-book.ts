@@ -1,4 +1,4 @@
-import { CommitPosition, CommitSource, partitionKey } from '@switchyard/kafka';
+import { CommitPosition, CommitSource, PartitionOffset, partitionKey } from '@switchyard/kafka';
 import { PartitionProgress } from './partition-progress';
 
 interface Tracked {
@@ -12,7 +12,7 @@ interface Tracked {
  * partition's commit is its lowest unfinished job (see PartitionProgress).
  */
 export class ProgressBook implements CommitSource {
-  private partitions = new Map<string, Tracked>();
+  private readonly partitions = new Map<string, Tracked>();
   /** The progress each offered position was read from: a commit marks that one, even if a rebalance replaced it since. */
   private readonly offeredFrom = new WeakMap<CommitPosition, PartitionProgress>();
 
@@ -24,9 +24,19 @@ export class ProgressBook implements CommitSource {
     return tracked.progress;
   }
 
-  /** A new group generation re-reads from the committed offsets: what was in flight comes again. */
-  reset(): void {
-    this.partitions = new Map();
+  /**
+   * After a rebalance: forgets the partitions this instance no longer owns, and returns where each
+   * one it kept resumes, after the last job taken from it. Jobs still running stay tracked, so no
+   * commit passes them; a new owner of a dropped partition reads from the committed offset.
+   */
+  keepOnly(assignment: Record<string, number[]>): PartitionOffset[] {
+    const resume: PartitionOffset[] = [];
+    for (const [key, { topic, partition, progress }] of this.partitions) {
+      if (!assignment[topic]?.includes(partition)) this.partitions.delete(key);
+      else if (progress.resumeAt !== undefined)
+        resume.push({ topic, partition, offset: String(progress.resumeAt) });
+    }
+    return resume;
   }
 
   due(): CommitPosition[] {

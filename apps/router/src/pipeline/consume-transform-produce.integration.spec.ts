@@ -1,6 +1,13 @@
 import pino from 'pino';
 import { CompressionCodec, ensureTopics } from '@switchyard/kafka';
-import { eventually, freshNamespace, testKafka, TopicReader } from '../../../../test/support/kafka-test-kit';
+import { rawTestKafka } from '../../../../libs/kafka/src/testing';
+import {
+  eventually,
+  freshNamespace,
+  testBrokers,
+  testKafka,
+  TopicReader,
+} from '../../../../test/support/kafka-test-kit';
 import { BatchHandler, HandledBatch } from './batch-handler';
 import { ConsumeTransformProduce } from './consume-transform-produce';
 
@@ -85,3 +92,83 @@ describe.each([false, true])(
     });
   },
 );
+
+/**
+ * The pipeline when another member joins its group (a second replica, or the same instance back
+ * after its coordinator was lost) while nothing it routed is committed yet: where it keeps a
+ * partition it goes on after what it routed, instead of routing it again from the committed offset.
+ */
+describe('ConsumeTransformProduce through a rebalance', () => {
+  it('routes nothing twice from a partition it keeps', async () => {
+    const kafka = testKafka();
+    const ns = freshNamespace('ctp-rejoin');
+    const [input, output] = [`${ns}.in`, `${ns}.out`];
+    const partitions = [0, 1, 2, 3];
+    await ensureTopics(kafka, [
+      { topic: input, numPartitions: partitions.length },
+      { topic: output, numPartitions: 1 },
+    ]);
+    const producer = kafka.producer();
+    await producer.connect();
+    const sendTo = (partition: number, values: string[]) =>
+      producer.send({
+        topic: input,
+        messages: values.map((value) => ({ key: value, value: JSON.stringify(value), partition })),
+      });
+
+    const handled: string[] = [];
+    const handler: BatchHandler = {
+      handle: async (batch): Promise<HandledBatch> => {
+        handled.push(...batch.messages.map((m) => JSON.parse(m.value!.toString()) as string));
+        return {
+          outputs: batch.messages.map((m) => ({ topic: output, key: m.key!.toString(), value: m.value })),
+          changelog: [],
+        };
+      },
+    };
+    const pipeline = new ConsumeTransformProduce(
+      kafka,
+      {
+        name: 'test',
+        groupId: `${ns}.group`,
+        topics: [input],
+        transactional: false,
+        compression: CompressionCodec.None,
+        sessionTimeoutMs: 10_000,
+        // Nothing is committed during the test, as while the group's coordinator is lost.
+        commitIntervalMs: 600_000,
+      },
+      handler,
+      pino({ level: 'silent' }),
+    );
+    const member = rawTestKafka(testBrokers().split(','), 'rebalance-test').consumer({
+      groupId: `${ns}.group`,
+    });
+    try {
+      await pipeline.start();
+      const before = partitions.flatMap((p) => [0, 1, 2].map((i) => `before-${p}-${i}`));
+      for (const p of partitions) await sendTo(p, before.slice(3 * p, 3 * p + 3));
+      await eventually(() => before.every((v) => handled.includes(v)), 30_000, 'every record routed');
+
+      const assigned = new Promise<Record<string, number[]>>((resolve) =>
+        member.on(member.events.GROUP_JOIN, ({ payload }) => resolve(payload.memberAssignment)),
+      );
+      await member.connect();
+      await member.subscribe({ topics: [input] });
+      await member.run({ autoCommit: false, eachBatch: async () => undefined });
+      const taken = (await assigned)[input] ?? [];
+      const kept = partitions.filter((p) => !taken.includes(p));
+      expect(kept.length).toBeGreaterThan(0);
+
+      // One more record on each kept partition: it comes after anything read there again.
+      const after = kept.map((p) => `after-${p}`);
+      for (const [i, p] of kept.entries()) await sendTo(p, [after[i]]);
+      await eventually(() => after.every((v) => handled.includes(v)), 30_000, 'the later records routed');
+      expect([...handled].sort()).toEqual([...before, ...after].sort());
+    } finally {
+      await member.disconnect();
+      await pipeline.stop();
+      await producer.disconnect();
+    }
+  });
+});

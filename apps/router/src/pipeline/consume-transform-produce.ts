@@ -130,7 +130,10 @@ export class ConsumeTransformProduce {
       logger,
     );
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
-      this.offsets?.marked.keepOnly(payload.memberAssignment);
+      // A new generation reads from the committed offsets; where this instance kept a partition
+      // and finished past them, it resumes there: a rejoin routes nothing twice that it finished.
+      const finished = this.offsets?.marked.keepOnly(payload.memberAssignment) ?? [];
+      for (const position of finished) this.consumer.seek(position);
       this.handler.onAssigned?.(payload.memberAssignment);
       if (!this.stopping) this.running = true;
     });
