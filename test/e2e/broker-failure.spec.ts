@@ -117,6 +117,9 @@ describe('a broker dies', () => {
       if (report.missingAmongAcknowledged.length > 0) console.log(pipeline.tails());
       expect(report.missingAmongAcknowledged).toEqual([]);
       expect(acked.length).toBeGreaterThan(total / 2);
+      // At-least-once allows a few: what was in flight at the kill. Consumers that went back to
+      // their committed offsets on rejoining sent again everything since the coordinator died.
+      expect(report.duplicates).toBeLessThan(total / 10);
 
       // No service was restarted, all are ready on the two brokers left, and new events still flow.
       expect(pipeline.exited()).toEqual({});

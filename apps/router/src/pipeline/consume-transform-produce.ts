@@ -161,7 +161,7 @@ export class ConsumeTransformProduce {
 
   /**
    * Lets the batches in hand finish, commits their offsets, then leaves the group. kafkajs
-   * ignores commits once its own stop has begun, hence the commit before `disconnect`.
+   * refuses commits once its own stop has begun, hence the commit before `disconnect`.
    */
   async stop(): Promise<void> {
     this.running = false;
