@@ -80,6 +80,25 @@ describe('OffsetCommitter with MarkedPositions', () => {
     expect(consumer.requests).toEqual([[position(0, 30), position(1, 5)]]);
   });
 
+  it('warns at the first of a run of failed commits, and says when commits are made again', async () => {
+    const consumer = recordingConsumer();
+    const marked = new MarkedPositions();
+    const lines: { level: number; msg: string }[] = [];
+    const logged = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const committer = new OffsetCommitter(consumer, marked, 60_000, logged);
+    marked.mark(position(0, 10));
+    consumer.failing = true;
+    for (let i = 0; i < 3; i++) await committer.flush();
+    consumer.failing = false;
+    await committer.flush();
+    expect(lines.map(({ level, msg }) => [pino.levels.labels[level], msg])).toEqual([
+      ['warn', 'offset commit failed; will try again'],
+      ['debug', 'offset commit failed; will try again'],
+      ['debug', 'offset commit failed; will try again'],
+      ['info', 'offset commits made again'],
+    ]);
+  });
+
   it('drops the positions of partitions a rebalance took away, and tells where the kept ones resume', async () => {
     const consumer = recordingConsumer();
     const marked = new MarkedPositions();

@@ -31,13 +31,14 @@ export const unrefTimer: CommitTimer = {
 /**
  * Commits a consumer's finished positions on an interval instead of per batch: one OffsetCommit
  * request per batch was a large share of a consumer's and the broker's work. Commits run one at a
- * time; a failed one is logged and its positions, not marked committed, come due again at the
- * next interval. `stop` commits what is due once more, so a graceful stop replays nothing.
+ * time; a failed one is logged (at warn the first of a run of failures) and its positions, not
+ * marked committed, come due again at the next interval. `stop` commits what is due once more, so a graceful stop replays nothing.
  */
 export class OffsetCommitter {
   private cancelTimer: (() => void) | undefined;
   private committing: Promise<void> = Promise.resolve();
   private stopped = false;
+  private failedInARow = 0;
 
   constructor(
     private readonly consumer: Pick<KafkaConsumer, 'commitOffsets'>,
@@ -64,8 +65,16 @@ export class OffsetCommitter {
       try {
         await this.consumer.commitOffsets(due);
         this.source.committed(due);
+        if (this.failedInARow > 0)
+          this.logger.info({ failedInARow: this.failedInARow }, 'offset commits made again');
+        this.failedInARow = 0;
       } catch (error) {
-        this.logger.warn({ reason: (error as Error).message }, 'offset commit failed; will try again');
+        // Through an outage a commit fails at every interval: the first says so, the rest are detail.
+        this.logger[this.failedInARow === 0 ? 'warn' : 'debug'](
+          { reason: (error as Error).message },
+          'offset commit failed; will try again',
+        );
+        this.failedInARow++;
       }
     });
     return this.committing;
