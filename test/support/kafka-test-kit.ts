@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeDeliveryHeaders, DeliveryJob, deliveryJobId, WebhookEnvelope } from '@switchyard/contracts';
 import { KafkaClient, KafkaConsumer, RecordPayload } from '@switchyard/kafka';
-import { testKafkaClient } from '../../libs/kafka/src/testing';
+import { rawTestKafka, testKafkaClient } from '../../libs/kafka/src/testing';
 import { Collected } from './collected';
 import { localKafkaBrokers } from '@switchyard/config';
 
@@ -12,6 +12,25 @@ export function testBrokers(): string {
 
 export function testKafka(): KafkaClient {
   return testKafkaClient(testBrokers().split(','));
+}
+
+/**
+ * A second member of `groupId` that reads nothing: it joins, as another replica would, and so
+ * makes the group rebalance. Resolves once it has joined, with the partitions of `topics[0]` it
+ * took and a function that makes it leave.
+ */
+export async function idleGroupMember(
+  groupId: string,
+  topics: string[],
+): Promise<{ taken: number[]; leave: () => Promise<void> }> {
+  const member = rawTestKafka(testBrokers().split(','), 'idle-member').consumer({ groupId });
+  const assigned = new Promise<Record<string, number[]>>((resolve) =>
+    member.on(member.events.GROUP_JOIN, ({ payload }) => resolve(payload.memberAssignment)),
+  );
+  await member.connect();
+  await member.subscribe({ topics });
+  await member.run({ autoCommit: false, eachBatch: async () => undefined });
+  return { taken: (await assigned)[topics[0]] ?? [], leave: () => member.disconnect() };
 }
 
 /** A topic namespace no other test shares, so tests need no broker restart or cleanup. */

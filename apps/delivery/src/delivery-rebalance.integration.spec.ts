@@ -1,6 +1,5 @@
 import { topicNames } from '@switchyard/contracts';
-import { rawTestKafka } from '../../../libs/kafka/src/testing';
-import { freshNamespace, testBrokers } from '../../../test/support/kafka-test-kit';
+import { freshNamespace, idleGroupMember } from '../../../test/support/kafka-test-kit';
 import {
   deliveryEnv,
   job,
@@ -38,18 +37,13 @@ describe('delivery through a rebalance', () => {
     await hook.waitForRequests(before.length);
 
     // A second member joins the group (as a second replica would) and takes some partitions.
-    const member = rawTestKafka(testBrokers().split(','), 'rebalance-test').consumer({
-      groupId: `${namespace}.delivery`,
-    });
-    cleanups.add(() => member.disconnect());
-    const assigned = new Promise<Record<string, number[]>>((resolve) =>
-      member.on(member.events.GROUP_JOIN, ({ payload }) => resolve(payload.memberAssignment)),
-    );
-    await member.connect();
-    await member.subscribe({ topics: [topics.deliveries, topics.retry(1), topics.retry(2)] });
-    await member.run({ autoCommit: false, eachBatch: async () => undefined });
-    const taken = (await assigned)[topics.deliveries] ?? [];
-    const kept = partitions.filter((p) => !taken.includes(p));
+    const member = await idleGroupMember(`${namespace}.delivery`, [
+      topics.deliveries,
+      topics.retry(1),
+      topics.retry(2),
+    ]);
+    cleanups.add(member.leave);
+    const kept = partitions.filter((p) => !member.taken.includes(p));
     expect(kept.length).toBeGreaterThan(0);
 
     // One more job on each partition delivery kept: it comes after anything read there again.

@@ -32,7 +32,8 @@ export const unrefTimer: CommitTimer = {
  * Commits a consumer's finished positions on an interval instead of per batch: one OffsetCommit
  * request per batch was a large share of a consumer's and the broker's work. Commits run one at a
  * time; a failed one is logged (at warn the first of a run of failures) and its positions, not
- * marked committed, come due again at the next interval. `stop` commits what is due once more, so a graceful stop replays nothing.
+ * marked committed, come due again at the next interval. `stop` commits what is due once more,
+ * so a graceful stop replays nothing.
  */
 export class OffsetCommitter {
   private cancelTimer: (() => void) | undefined;

@@ -1,10 +1,9 @@
 import pino from 'pino';
 import { CompressionCodec, ensureTopics } from '@switchyard/kafka';
-import { rawTestKafka } from '../../../../libs/kafka/src/testing';
 import {
   eventually,
   freshNamespace,
-  testBrokers,
+  idleGroupMember,
   testKafka,
   TopicReader,
 } from '../../../../test/support/kafka-test-kit';
@@ -141,23 +140,15 @@ describe('ConsumeTransformProduce through a rebalance', () => {
       handler,
       pino({ level: 'silent' }),
     );
-    const member = rawTestKafka(testBrokers().split(','), 'rebalance-test').consumer({
-      groupId: `${ns}.group`,
-    });
+    let member: { leave: () => Promise<void> } | undefined;
     try {
       await pipeline.start();
       const before = partitions.flatMap((p) => [0, 1, 2].map((i) => `before-${p}-${i}`));
       for (const p of partitions) await sendTo(p, before.slice(3 * p, 3 * p + 3));
       await eventually(() => before.every((v) => handled.includes(v)), 30_000, 'every record routed');
 
-      const assigned = new Promise<Record<string, number[]>>((resolve) =>
-        member.on(member.events.GROUP_JOIN, ({ payload }) => resolve(payload.memberAssignment)),
-      );
-      await member.connect();
-      await member.subscribe({ topics: [input] });
-      await member.run({ autoCommit: false, eachBatch: async () => undefined });
-      const taken = (await assigned)[input] ?? [];
-      const kept = partitions.filter((p) => !taken.includes(p));
+      const joined = (member = await idleGroupMember(`${ns}.group`, [input]));
+      const kept = partitions.filter((p) => !joined.taken.includes(p));
       expect(kept.length).toBeGreaterThan(0);
 
       // One more record on each kept partition: it comes after anything read there again.
@@ -166,7 +157,7 @@ describe('ConsumeTransformProduce through a rebalance', () => {
       await eventually(() => after.every((v) => handled.includes(v)), 30_000, 'the later records routed');
       expect([...handled].sort()).toEqual([...before, ...after].sort());
     } finally {
-      await member.disconnect();
+      await member?.leave();
       await pipeline.stop();
       await producer.disconnect();
     }
