@@ -39,6 +39,9 @@ export const SERVICE_HEAP_FLAGS = Object.fromEntries(
   ]),
 ) as Record<ServiceName, string[]>;
 
+/** The V8 heap flags of the all-in-one process in production, from config/runtime-flags.env. */
+export const ALL_IN_ONE_HEAP_FLAGS = flagWords(RUNTIME_FLAGS.ALL_IN_ONE_NODE_FLAGS);
+
 /** The glibc malloc settings of config/runtime-flags.env. */
 export const SERVICE_MALLOC_ENV = Object.fromEntries(
   Object.entries(RUNTIME_FLAGS).filter(([name]) => name.startsWith('MALLOC_')),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SERVICE_NAMES, ServiceName } from '@switchyard/config';
-import { SERVICE_HEAP_FLAGS } from '../../bench/bench-kit';
+import { ALL_IN_ONE_HEAP_FLAGS, SERVICE_HEAP_FLAGS } from '../../bench/bench-kit';
 import { ChartService, serviceSettings, ServiceSetting } from './service-settings';
 
 /** The chart whose values.yaml and README.md carry the generated blocks. */
@@ -70,16 +70,25 @@ export function replaceGenerated(text: string, block: string, file: string): str
   return [...lines.slice(0, begin + 1), block, ...lines.slice(end)].join('\n');
 }
 
+/** The values sections that carry heap flags: each service's, and the all-in-one process's. */
+export type HeapFlagsSection = ServiceName | 'allInOne';
+
+/** Each section's heap flags, as config/runtime-flags.env gives them. */
+export const CHART_HEAP_FLAGS: Record<HeapFlagsSection, string[]> = {
+  ...SERVICE_HEAP_FLAGS,
+  allInOne: ALL_IN_ONE_HEAP_FLAGS,
+};
+
 /**
- * `text` with each service's `heapFlags:` line set to `flags`: a chart cannot read
+ * `text` with each section's `heapFlags:` line set to `flags`: a chart cannot read
  * config/runtime-flags.env, so its values carry a copy, written from the file and nowhere else.
  */
-export function withHeapFlags(text: string, flags: Record<ServiceName, string[]>, file: string): string {
-  return SERVICE_NAMES.reduce((result, service) => {
-    const section = new RegExp(`^(${service}:\\n(?:(?: .*)?\\n)*?  heapFlags: ).*$`, 'm');
-    const match = section.exec(result);
-    if (!match) throw new Error(`${file}: ${service} has no "heapFlags:" line`);
-    const line = `${match[1]}[${flags[service].join(', ')}]`;
+export function withHeapFlags(text: string, flags: Record<HeapFlagsSection, string[]>, file: string): string {
+  return (Object.keys(flags) as HeapFlagsSection[]).reduce((result, section) => {
+    const pattern = new RegExp(`^(${section}:\\n(?:(?: .*)?\\n)*?  heapFlags: ).*$`, 'm');
+    const match = pattern.exec(result);
+    if (!match) throw new Error(`${file}: ${section} has no "heapFlags:" line`);
+    const line = `${match[1]}[${flags[section].join(', ')}]`;
     return result.slice(0, match.index) + line + result.slice(match.index + match[0].length);
   }, text);
 }
@@ -87,7 +96,7 @@ export function withHeapFlags(text: string, flags: Record<ServiceName, string[]>
 /** values.yaml and README.md as they must be for `settings` and the runtime flags. */
 export function generatedChartFiles(
   settings: ServiceSetting[] = serviceSettings(),
-  heapFlags: Record<ServiceName, string[]> = SERVICE_HEAP_FLAGS,
+  heapFlags: Record<HeapFlagsSection, string[]> = CHART_HEAP_FLAGS,
 ): Record<string, string> {
   return {
     [VALUES_FILE]: withHeapFlags(

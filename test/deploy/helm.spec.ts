@@ -20,15 +20,16 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
-import { allSettingsTables } from '@switchyard/config';
+import { ALL_IN_ONE_SETTINGS, allSettingsTables } from '@switchyard/config';
 import { consoleSettingsFromEnv } from '../../apps/console/src/console-settings';
 import { deliverySettingsFromEnv } from '../../apps/delivery/src/delivery-settings';
 import { ingestSettingsFromEnv } from '../../apps/ingest/src/ingest-settings';
 import { routerSettingsFromEnv } from '../../apps/router/src/router-settings';
+import { allInOneSettingsFromEnv } from '../../apps/switchyard/src/all-in-one-settings';
 import { tracingSettingsFromEnv } from '../../libs/telemetry/src/tracing-settings';
 import { renderedKustomizeFiles } from '../../scripts/helm/render-kustomize';
 import { chartManagedEnv, ChartService, serviceSettings } from '../../scripts/helm/service-settings';
-import { generatedChartFiles, withHeapFlags } from '../../scripts/helm/values';
+import { CHART_HEAP_FLAGS, generatedChartFiles, withHeapFlags } from '../../scripts/helm/values';
 import {
   CUSTOM_RESOURCE_API_VERSIONS,
   helmPath,
@@ -58,6 +59,8 @@ interface EnvVar {
 }
 interface Container {
   name: string;
+  command?: string[];
+  ports?: Array<{ name: string; containerPort: number }>;
   env?: EnvVar[];
   envFrom?: Array<{ configMapRef?: { name: string } }>;
   securityContext?: { runAsNonRoot?: boolean; runAsUser?: number; readOnlyRootFilesystem?: boolean };
@@ -122,9 +125,9 @@ function podTemplates(objects: K8sObject[]): Array<{ owner: string; template: Po
     }));
 }
 
-function deploymentOf(objects: K8sObject[], service: Service): PodTemplate {
-  const found = byKind(objects, 'Deployment').find((d) => d.metadata.name === `switchyard-${service}`);
-  if (!found) throw new Error(`no Deployment switchyard-${service}`);
+function deploymentOf(objects: K8sObject[], workload: Service | 'all-in-one'): PodTemplate {
+  const found = byKind(objects, 'Deployment').find((d) => d.metadata.name === `switchyard-${workload}`);
+  if (!found) throw new Error(`no Deployment switchyard-${workload}`);
   return (found.spec as { template: PodTemplate }).template;
 }
 
@@ -329,6 +332,42 @@ function expectedEnv(values: ChartValues, service: Service): Record<string, stri
     ...nonEmpty(values.env.all),
     ...nonEmpty(values.env[service]),
   };
+}
+
+/** The environment of the all-in-one pods: the three services' together, with a port each instead of PORT. */
+function expectedAllInOneEnv(values: ChartValues): Record<string, string> {
+  const services = ['ingest', 'router', 'delivery'] as const;
+  const env: Record<string, string> = Object.assign({}, ...services.map((s) => expectedEnv(values, s)));
+  delete env.PORT;
+  delete env.SWITCHYARD_SERVICE;
+  return {
+    ...env,
+    SWITCHYARD_SERVICES: 'ingest,router,delivery',
+    INGEST_PORT: '8080',
+    ROUTER_PORT: '8081',
+    DELIVERY_PORT: '8082',
+  };
+}
+
+/** Services whose selector finds no pod, or whose target port those pods do not name (with the port's number). */
+function serviceTargetProblems(objects: K8sObject[]): string[] {
+  return byKind(objects, 'Service').flatMap((service) => {
+    const spec = service.spec as {
+      selector: Record<string, string>;
+      ports: Array<{ targetPort: string }>;
+    };
+    const pods = byKind(objects, 'Deployment').filter((d) =>
+      matches(
+        { matchLabels: spec.selector },
+        (d.spec as { template: PodTemplate }).template.metadata?.labels,
+      ),
+    );
+    if (pods.length !== 1) return [`Service ${service.metadata.name} selects ${pods.length} Deployments`];
+    const ports = (pods[0].spec as { template: PodTemplate }).template.spec.containers[0].ports ?? [];
+    return spec.ports
+      .filter((p) => !ports.some((c) => c.name === p.targetPort))
+      .map((p) => `Service ${service.metadata.name}: ${pods[0].metadata.name} has no port ${p.targetPort}`);
+  });
 }
 
 /** Chart defaults overlaid with a values file, maps merged key by key as helm does. */
@@ -537,6 +576,121 @@ describe('Helm chart (offline)', () => {
       expect(containerEnv(broken, deploymentOf(broken, 'delivery').spec.containers[0])).not.toEqual(
         expectedEnv(values, 'delivery'),
       );
+    });
+  });
+
+  describe('the all-in-one shape (allInOne.enabled, production values)', () => {
+    const allInOne = ['-f', valuesFile('values-production.yaml'), '--set', 'allInOne.enabled=true'];
+    let render = '';
+    let objects: K8sObject[];
+    beforeAll(() => {
+      render = join(workDir, 'all-in-one.yaml');
+      writeFileSync(render, template(allInOne));
+      objects = objectsOf(readFileSync(render, 'utf8'));
+    });
+
+    it('runs ingest, router and delivery as one Deployment beside the console, passing the schemas', () => {
+      expect(schemaFailures(validateWithSchemas([render]).results)).toEqual([]);
+      expect(byKind(objects, 'Deployment').map((d) => d.metadata.name)).toEqual([
+        'switchyard-all-in-one',
+        'switchyard-console',
+      ]);
+      const container = deploymentOf(objects, 'all-in-one').spec.containers[0];
+      expect(container.command).toEqual([
+        'node',
+        ...CHART_HEAP_FLAGS.allInOne,
+        'dist/apps/switchyard/src/main.js',
+      ]);
+      expect(container.ports?.map((p) => [p.name, p.containerPort])).toEqual([
+        ['http', 8080],
+        ['router', 8081],
+        ['delivery', 8082],
+      ]);
+      expect(securityProblems(objects)).toEqual([]);
+    });
+
+    it('gives the process every setting the three services get, and each its port', () => {
+      const env = containerEnv(objects, deploymentOf(objects, 'all-in-one').spec.containers[0]);
+      expect(env).toEqual(expectedAllInOneEnv(mergedValues('values-production.yaml')));
+      const settings = allInOneSettingsFromEnv(env);
+      expect([settings.services, settings.ingestPort, settings.routerPort, settings.deliveryPort]).toEqual([
+        ['ingest', 'router', 'delivery'],
+        8080,
+        8081,
+        8082,
+      ]);
+      expect(containerEnv(objects, deploymentOf(objects, 'console').spec.containers[0])).toEqual(
+        expectedEnv(mergedValues('values-production.yaml'), 'console'),
+      );
+    });
+
+    it("keeps every Service's name, fronting the pod's port of that service; only ingest's is named http (scraped once)", () => {
+      expect(serviceTargetProblems(objects)).toEqual([]);
+      const service = (name: Service) =>
+        byKind(objects, 'Service').find((o) => o.metadata.name === `switchyard-${name}`)!.spec as {
+          selector: Record<string, string>;
+          ports: Array<{ name: string; targetPort: string }>;
+        };
+      expect(SERVICES.map((name) => [name, service(name).selector['app.kubernetes.io/component']])).toEqual([
+        ['ingest', 'all-in-one'],
+        ['router', 'all-in-one'],
+        ['delivery', 'all-in-one'],
+        ['console', 'console'],
+      ]);
+      expect(SERVICES.map((name) => service(name).ports[0].name)).toEqual([
+        'http',
+        'router',
+        'delivery',
+        'http',
+      ]);
+      const broken = structuredClone(objects);
+      const delivery = byKind(broken, 'Service').find((o) => o.metadata.name === 'switchyard-delivery')!;
+      (delivery.spec as { ports: Array<{ targetPort: string }> }).ports[0].targetPort = 'http-delivery';
+      expect(serviceTargetProblems(broken)).toEqual([
+        'Service switchyard-delivery: switchyard-all-in-one has no port http-delivery',
+      ]);
+    });
+
+    it('has a PDB, an autoscaler and a NetworkPolicy for its pods, letting in on each port whom that service lets in', () => {
+      expect(pdbProblems(objects)).toEqual([]);
+      expect(networkPolicyProblems(objects)).toEqual([]);
+      expect(
+        byKind(objects, 'HorizontalPodAutoscaler').map(
+          (h) => (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name,
+        ),
+      ).toEqual(['switchyard-all-in-one']);
+      const policy = byKind(objects, 'NetworkPolicy').find(
+        (p) => p.metadata.name === 'switchyard-all-in-one',
+      )!.spec as {
+        policyTypes: string[];
+        ingress: Array<{ from: Array<Record<string, unknown>>; ports: Array<{ port: number }> }>;
+      };
+      const component = (o: Record<string, unknown>) =>
+        (o.podSelector as { matchLabels: Record<string, string> } | undefined)?.matchLabels[
+          'app.kubernetes.io/component'
+        ] ?? Object.values((o.namespaceSelector as { matchLabels: Record<string, string> }).matchLabels)[0];
+      expect(policy.ingress.map((r) => [r.ports.map((p) => p.port), r.from.map(component)])).toEqual([
+        [[8080], ['monitoring', 'ingress-nginx', 'console']],
+        [[8081], ['monitoring']],
+        [[8082], ['monitoring', 'console']],
+      ]);
+      expect(policy.policyTypes).toEqual(['Ingress', 'Egress']);
+    });
+
+    it('refuses what the one process cannot do, naming the value, and renders no KEDA objects', () => {
+      expect(templateError([...allInOne, '--set', 'allInOne.autoscaling.kind=keda'])).toMatch(
+        /allInOne\.autoscaling\.kind keda: only router and delivery scale on consumer lag/,
+      );
+      expect(templateError([...allInOne, '--set', 'allInOne.autoscaling.maxReplicas=12'])).toMatch(
+        /allInOne\.autoscaling\.maxReplicas 12 exceeds env\.all\.TOPIC_PARTITIONS 6/,
+      );
+      expect(templateError([...allInOne, '--set', 'env.ingest.INGEST_PORT=9000'])).toMatch(
+        /env\.ingest\.INGEST_PORT: INGEST_PORT is set by the chart/,
+      );
+      const keda = objectsOf(
+        template(['-f', valuesFile('values-keda.yaml'), '--set', 'allInOne.enabled=true']),
+      );
+      expect(keda.filter((o) => ['ScaledObject', 'TriggerAuthentication'].includes(o.kind))).toEqual([]);
     });
   });
 
@@ -774,12 +928,19 @@ describe('the chart settings list', () => {
 
   it("writes each service's heap flags into its own section only", () => {
     const values = readFileSync(join(CHART, 'values.yaml'), 'utf8');
-    const flags = { ingest: ['--a=1'], router: ['--b=2', '--c'], delivery: [], console: ['--d=4'] };
+    const flags = {
+      ingest: ['--a=1'],
+      router: ['--b=2', '--c'],
+      delivery: [],
+      console: ['--d=4'],
+      allInOne: ['--e=5'],
+    };
     const rewritten = parse(withHeapFlags(values, flags, 'values.yaml')) as Record<
       string,
       { heapFlags: string[] }
     >;
-    for (const service of SERVICES) expect(rewritten[service].heapFlags).toEqual(flags[service]);
+    for (const [section, sectionFlags] of Object.entries(flags))
+      expect(rewritten[section].heapFlags).toEqual(sectionFlags);
     expect(() => withHeapFlags(values.replace(/^ {2}heapFlags:.*\n/m, ''), flags, 'values.yaml')).toThrow(
       'values.yaml: ingest has no "heapFlags:" line',
     );
@@ -819,8 +980,10 @@ describe('the chart settings list', () => {
         .map((row) => row.env),
     ).toEqual([]);
     expect(rows.filter((row) => row.secret && listed.includes(row.env)).map((row) => row.env)).toEqual([]);
-    // The chart's own list names settings (or the image's SWITCHYARD_SERVICE), so a renamed setting cannot linger in it.
-    const known = new Set([...rows.map((row) => row.env), 'SWITCHYARD_SERVICE']);
+    // The chart's own list names settings (the services', the all-in-one process's, or the image's
+    // SWITCHYARD_SERVICE), so a renamed setting cannot linger in it.
+    const allInOneRows = Object.values(ALL_IN_ONE_SETTINGS.rows).map((row) => row.env);
+    const known = new Set([...rows.map((row) => row.env), ...allInOneRows, 'SWITCHYARD_SERVICE']);
     expect(managed.filter((name) => !known.has(name))).toEqual([]);
     expect(managed).toEqual(expect.arrayContaining(['KAFKA_BROKERS', 'ADMIN_TOKEN', 'WORKSPACE_CONFIG']));
     const helpers = readFileSync(join(CHART, 'templates/_helpers.tpl'), 'utf8');

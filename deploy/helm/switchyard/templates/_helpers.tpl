@@ -21,6 +21,59 @@ console: { port: 8083, admin: true }
 {{- list "ingest" "router" "delivery" "console" | toJson -}}
 {{- end -}}
 
+{{/* The services allInOne runs in one process, in start order. */}}
+{{- define "switchyard.allInOne.services" -}}
+{{- list "ingest" "router" "delivery" | toJson -}}
+{{- end -}}
+
+{{/*
+The Deployments, in start order: one per service, or with allInOne.enabled one "all-in-one" that
+runs ingest, router and delivery in each pod, beside the console's.
+*/}}
+{{- define "switchyard.workloads" -}}
+{{- if .Values.allInOne.enabled -}}
+{{- list "all-in-one" "console" | toJson -}}
+{{- else -}}
+{{- include "switchyard.serviceNames" . -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The services a Deployment's process runs, as JSON. Call with (dict "root" $ "service" "all-in-one"). */}}
+{{- define "switchyard.servicesOf" -}}
+{{- if eq .service "all-in-one" -}}
+{{- include "switchyard.allInOne.services" .root -}}
+{{- else -}}
+{{- list .service | toJson -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The values section of a Deployment: the service's own, or allInOne. */}}
+{{- define "switchyard.valuesKey" -}}
+{{- if eq . "all-in-one" -}}allInOne{{- else -}}{{ . }}{{- end -}}
+{{- end -}}
+
+{{/* The Deployment whose pods serve a service. Call with (dict "root" $ "service" "delivery"). */}}
+{{- define "switchyard.workloadOf" -}}
+{{- if and .root.Values.allInOne.enabled (has .service (include "switchyard.allInOne.services" .root | fromJsonArray)) -}}
+all-in-one
+{{- else -}}
+{{ .service }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The name of a service's port, on its pods and its Service: http, but for router and delivery in the
+all-in-one pods, where http is ingest's port, the one scraped and probed for the whole process.
+Call with (dict "root" $ "service" "delivery").
+*/}}
+{{- define "switchyard.portName" -}}
+{{- if and (eq (include "switchyard.workloadOf" .) "all-in-one") (ne .service "ingest") -}}
+{{ .service }}
+{{- else -}}
+http
+{{- end -}}
+{{- end -}}
+
 {{/* Labels on every object. */}}
 {{- define "switchyard.labels" -}}
 app.kubernetes.io/name: switchyard
@@ -161,7 +214,7 @@ app.kubernetes.io/component: {{ .service }}
 
 {{/* Variables the chart sets from its own sections; env.* must not set them too. */}}
 {{- define "switchyard.chartManagedEnv" -}}
-{{- list "KAFKA_BROKERS" "KAFKA_SSL" "KAFKA_SSL_CA_FILE" "KAFKA_SSL_CERT_FILE" "KAFKA_SSL_KEY_FILE" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "KAFKA_SASL_PASSWORD_FILE" "KAFKA_REPLICATION_FACTOR" "KAFKA_MIN_INSYNC_REPLICAS" "WORKSPACE_CONFIG" "WORKSPACE_ENCRYPTION_KEYS" "WORKSPACE_SEED_FILE" "PORT" "ADMIN_TOKEN" "API_TOKENS_FILE" "SWITCHYARD_SERVICE" "CONSOLE_DELIVERY_URL" "CONSOLE_INGEST_URL" | toJson -}}
+{{- list "KAFKA_BROKERS" "KAFKA_SSL" "KAFKA_SSL_CA_FILE" "KAFKA_SSL_CERT_FILE" "KAFKA_SSL_KEY_FILE" "KAFKA_SASL_MECHANISM" "KAFKA_SASL_USERNAME" "KAFKA_SASL_PASSWORD" "KAFKA_SASL_PASSWORD_FILE" "KAFKA_REPLICATION_FACTOR" "KAFKA_MIN_INSYNC_REPLICAS" "WORKSPACE_CONFIG" "WORKSPACE_ENCRYPTION_KEYS" "WORKSPACE_SEED_FILE" "PORT" "ADMIN_TOKEN" "API_TOKENS_FILE" "SWITCHYARD_SERVICE" "SWITCHYARD_SERVICES" "INGEST_PORT" "ROUTER_PORT" "DELIVERY_PORT" "CONSOLE_PORT" "CONSOLE_DELIVERY_URL" "CONSOLE_INGEST_URL" | toJson -}}
 {{- end -}}
 
 {{/* Fails with the value's path when an env map sets a variable the chart manages. */}}
@@ -182,17 +235,18 @@ app.kubernetes.io/component: {{ .service }}
 {{/* Fails on an autoscaling setting that cannot work, naming the value. */}}
 {{- define "switchyard.checkAutoscaling" -}}
 {{- $partitions := int .Values.env.all.TOPIC_PARTITIONS -}}
-{{- range $service := include "switchyard.serviceNames" . | fromJsonArray -}}
-{{- $a := (index $.Values $service).autoscaling -}}
-{{- $consumer := has $service (list "router" "delivery") -}}
+{{- range $workload := include "switchyard.workloads" . | fromJsonArray -}}
+{{- $key := include "switchyard.valuesKey" $workload -}}
+{{- $a := (index $.Values $key).autoscaling -}}
+{{- $consumer := has $workload (list "router" "delivery" "all-in-one") -}}
 {{- if not (has $a.kind (list "hpa" "keda" "none")) -}}
-{{- fail (printf "%s.autoscaling.kind must be hpa, keda or none, not %q" $service $a.kind) -}}
+{{- fail (printf "%s.autoscaling.kind must be hpa, keda or none, not %q" $key $a.kind) -}}
 {{- end -}}
-{{- if and (eq $a.kind "keda") (not $consumer) -}}
-{{- fail (printf "%s.autoscaling.kind keda: only router and delivery scale on consumer lag" $service) -}}
+{{- if and (eq $a.kind "keda") (not (has $workload (list "router" "delivery"))) -}}
+{{- fail (printf "%s.autoscaling.kind keda: only router and delivery scale on consumer lag" $key) -}}
 {{- end -}}
 {{- if and $consumer (ne $a.kind "none") (gt (int $a.maxReplicas) $partitions) -}}
-{{- fail (printf "%s.autoscaling.maxReplicas %v exceeds env.all.TOPIC_PARTITIONS %v: the extra replicas would get no partition" $service $a.maxReplicas $partitions) -}}
+{{- fail (printf "%s.autoscaling.maxReplicas %v exceeds env.all.TOPIC_PARTITIONS %v: the extra replicas would get no partition" $key $a.maxReplicas $partitions) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
