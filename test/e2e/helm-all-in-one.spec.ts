@@ -14,7 +14,8 @@ import { simpleWorkspace, TEST_WRITE_KEY } from '../support/workspace-file';
  * The Helm chart's all-in-one pod (allInOne.enabled), run as the chart renders it: the container's
  * command and environment (the ConfigMap's entries, its own, the Secrets' values) against this
  * machine's broker. Only what a pod has and this machine does not is mapped: the mounted Secrets
- * become files in a temporary folder, the fixed ports free ones, and HOST 127.0.0.1.
+ * become files in a temporary folder, the fixed ports free ones, HOST 127.0.0.1, and the image's
+ * compiled entry its source (the suites run from source; the first test checks the entry's name).
  */
 
 interface Resource {
@@ -121,7 +122,7 @@ describe("the Helm chart's all-in-one pod, run as rendered", () => {
       'switchyard',
       Number(ports.INGEST_PORT),
       { ...pod.env, ...ports, HOST: '127.0.0.1' },
-      { compiled: true, nodeArgs: pod.nodeArgs },
+      { nodeArgs: pod.nodeArgs },
     );
   }, 120_000);
 
