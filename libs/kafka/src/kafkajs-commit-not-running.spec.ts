@@ -6,19 +6,13 @@
  * commit. kafkajs's real Runner is driven here with a group that records the commits it is asked
  * for and fails them as told.
  */
+import { silentKafkajsLogger } from '../../../test/support/silent-kafkajs-logger';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Runner = require('kafkajs/src/consumer/runner') as new (options: object) => {
   running: boolean;
   commitOffsets(offsets: object): Promise<void>;
 };
 
-const quiet = {
-  namespace: () => quiet,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-};
 const offsets = { topics: [{ topic: 'events', partitions: [{ partition: 0, offset: '42' }] }] };
 
 function runnerWithGroup(commit: () => Promise<void>) {
@@ -32,7 +26,7 @@ function runnerWithGroup(commit: () => Promise<void>) {
     },
   };
   const runner = new Runner({
-    logger: quiet,
+    logger: silentKafkajsLogger,
     consumerGroup,
     instrumentationEmitter: { emit: () => undefined },
     retry: { retries: 0 },

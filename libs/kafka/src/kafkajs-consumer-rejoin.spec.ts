@@ -6,6 +6,7 @@
  * as a new member when it left. The real consumer is driven with its runner replaced: a run's
  * start notes the member id it was given, and its stop leaves the group or fails to, as told.
  */
+import { silentKafkajsLogger } from '../../../test/support/silent-kafkajs-logger';
 const mockStarts: (string | null)[] = [];
 const mockLeaving = { succeeds: false };
 const mockRestarted = { notify: (): void => undefined };
@@ -48,17 +49,15 @@ const createConsumer = require('kafkajs/src/consumer') as (options: object) => {
   disconnect(): Promise<void>;
 };
 
-const silent = {
-  namespace: () => silent,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-};
 const cluster = { connect: async () => undefined, disconnect: async () => undefined };
 
 async function restartedOnce(): Promise<(string | null)[]> {
-  const consumer = createConsumer({ cluster, groupId: 'group', logger: silent, retry: { retries: 0 } });
+  const consumer = createConsumer({
+    cluster,
+    groupId: 'group',
+    logger: silentKafkajsLogger,
+    retry: { retries: 0 },
+  });
   const restarted = new Promise<void>((resolve) => (mockRestarted.notify = resolve));
   await consumer.run({ eachBatch: async () => undefined });
   await restarted;

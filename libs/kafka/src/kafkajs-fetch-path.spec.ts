@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { silentKafkajsLogger } from '../../../test/support/silent-kafkajs-logger';
 
 /**
  * patches/kafkajs+2.2.4.patch, the work kafkajs does around every fetch. A delivery process reads
@@ -84,13 +85,12 @@ describe('kafkajs subscription state', () => {
 
 describe('kafkajs fetch request', () => {
   const FETCH = 1;
-  const silent = { namespace: () => silent, debug() {}, info() {}, warn() {}, error() {} };
 
   it("names each topic once, with all of that topic's partitions", async () => {
     let sentTopics: { topic: string; partitions: { partition: number }[] }[] = [];
     const broker = new Broker({
       connectionPool: { connectionTimeout: 1000, host: '127.0.0.1', port: 9092, send: async () => ({}) },
-      logger: silent,
+      logger: silentKafkajsLogger,
       versions: { [FETCH]: { minVersion: 0, maxVersion: 11 } },
     });
     broker.lookupRequest = () => (request: { topics: typeof sentTopics }) => {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { silentKafkajsLogger } from '../../../test/support/silent-kafkajs-logger';
 
 /**
  * patches/kafkajs+2.2.4.patch: after a fetch of few records, kafkajs's fetch loop lets the work
@@ -41,7 +42,8 @@ async function runFetches(records: number): Promise<string[]> {
       nodeId: 1,
       workerQueue,
       partitionAssignments: new Map(),
-      logger: { namespace: () => ({ info: () => undefined, debug: () => undefined }) },
+      logger: silentKafkajsLogger,
+
       fetch: async (): Promise<Batch[]> => {
         fetches += 1;
         happened.push(`fetch ${fetches}`);
