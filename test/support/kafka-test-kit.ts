@@ -14,6 +14,11 @@ export function testKafka(): KafkaClient {
   return testKafkaClient(testBrokers().split(','));
 }
 
+/** kafkajs itself, without the port, for tests that drive a group member of their own. */
+export function rawKafka(clientId: string): ReturnType<typeof rawTestKafka> {
+  return rawTestKafka(testBrokers().split(','), clientId);
+}
+
 /**
  * A second member of `groupId` that reads nothing: it joins, as another replica would, and so
  * makes the group rebalance. Resolves once it has joined, with the partitions of `topics[0]` it
@@ -23,7 +28,7 @@ export async function idleGroupMember(
   groupId: string,
   topics: string[],
 ): Promise<{ taken: number[]; leave: () => Promise<void> }> {
-  const member = rawTestKafka(testBrokers().split(','), 'idle-member').consumer({ groupId });
+  const member = rawKafka('idle-member').consumer({ groupId });
   const assigned = new Promise<Record<string, number[]>>((resolve) =>
     member.on(member.events.GROUP_JOIN, ({ payload }) => resolve(payload.memberAssignment)),
   );

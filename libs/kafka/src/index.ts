@@ -5,6 +5,7 @@ export * from './batching-producer';
 export * from './compression';
 export * from './request-size';
 export * from './offset-committer';
+export * from './record-batch';
 export * from './consumer-lag';
 export * from './connection-check';
 export * from './broker-probe';

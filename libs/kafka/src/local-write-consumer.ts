@@ -9,6 +9,7 @@ import type {
   TopicPartitions,
 } from './kafka-port';
 import { LocalWrite, LocalWrites } from './local-writes';
+import { recordBatch, recordsFrom } from './record-batch';
 
 /**
  * The most records a write may hold to be handed over. A larger write means a busy pipeline, whose
@@ -115,7 +116,7 @@ class LocalWriteConsumer {
     const handedOver = this.inHand.get(key);
     if (handedOver) await handedOver.catch(() => undefined);
     const next = this.next.get(key);
-    const unresolved = next === undefined ? batch : withoutResolved(batch, next);
+    const unresolved = next === undefined ? batch : recordsFrom(batch, next);
     if (unresolved !== batch && unresolved.isEmpty()) {
       this.next.set(key, Math.max(next ?? 0, Number(batch.lastOffset()) + 1));
       return payload.resolveOffset(batch.lastOffset());
@@ -186,14 +187,6 @@ class LocalWriteConsumer {
   }
 }
 
-/** The batch without the records before `next`, which the handler already resolved. */
-function withoutResolved(batch: RecordBatch, next: number): RecordBatch {
-  const first = batch.firstOffset();
-  if (first === null || Number(first) >= next) return batch;
-  const messages = batch.messages.filter((message) => Number(message.offset) >= next);
-  return recordBatch(batch.topic, batch.partition, messages, batch.lastOffset(), batch.highWatermark);
-}
-
 /** A write as the records a fetch would bring. */
 function localBatch(write: LocalWrite): RecordBatch {
   const messages = write.messages.map((message, i) =>
@@ -201,24 +194,6 @@ function localBatch(write: LocalWrite): RecordBatch {
   );
   const end = write.baseOffset + messages.length;
   return recordBatch(write.topic, write.partition, messages, String(end - 1), String(end));
-}
-
-function recordBatch(
-  topic: string,
-  partition: number,
-  messages: KafkaRecord[],
-  lastOffset: string,
-  highWatermark: string,
-): RecordBatch {
-  return {
-    topic,
-    partition,
-    highWatermark,
-    messages,
-    isEmpty: () => messages.length === 0,
-    firstOffset: () => messages[0]?.offset ?? null,
-    lastOffset: () => lastOffset,
-  };
 }
 
 function localRecord(message: OutgoingMessage, offset: number, timestamp: string): KafkaRecord {

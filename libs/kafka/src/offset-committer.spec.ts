@@ -1,5 +1,7 @@
 import pino from 'pino';
+import type { RecordBatch } from './kafka-port';
 import { CommitPosition, CommitTimer, MarkedPositions, OffsetCommitter } from './offset-committer';
+import { recordBatch } from './record-batch';
 
 /** A consumer whose commitOffsets records each request; fails while `failing` is set, or waits for `release` while `holding`. */
 function recordingConsumer() {
@@ -109,6 +111,37 @@ describe('OffsetCommitter with MarkedPositions', () => {
     expect(marked.keepOnly({ events: [1], audiences: [] })).toEqual([position(1, 5)]);
     await committer.stop();
     expect(consumer.requests).toEqual([[position(1, 5)]]);
+  });
+
+  it('leaves out of a batch the records finished before, also once committed, on partitions it keeps', async () => {
+    const consumer = recordingConsumer();
+    const marked = new MarkedPositions();
+    const committer = new OffsetCommitter(consumer, marked, 60_000, logger);
+    const fetched = (partition: number, offsets: number[]) =>
+      recordBatch(
+        'events',
+        partition,
+        offsets.map((offset) => ({
+          key: null,
+          value: null,
+          headers: {},
+          offset: String(offset),
+          timestamp: '0',
+        })),
+        String(offsets.at(-1)),
+        '100',
+      );
+    const offsetsOf = (batch: RecordBatch) => batch.messages.map((m) => Number(m.offset));
+    marked.mark(position(0, 12));
+    marked.mark(position(1, 3));
+    await committer.flush();
+    expect(offsetsOf(marked.unfinished(fetched(0, [10, 11, 12, 13])))).toEqual([12, 13]);
+    expect(offsetsOf(marked.unfinished(fetched(0, [10, 11])))).toEqual([]);
+    expect(offsetsOf(marked.unfinished(fetched(2, [10, 11])))).toEqual([10, 11]);
+    marked.keepOnly({ events: [0] });
+    expect(offsetsOf(marked.unfinished(fetched(0, [11, 12])))).toEqual([12]);
+    // A partition given back after another member owned it reads what that member left.
+    expect(offsetsOf(marked.unfinished(fetched(1, [1, 2, 3])))).toEqual([1, 2, 3]);
   });
 
   it('commits on its interval once started, then stops rescheduling', async () => {

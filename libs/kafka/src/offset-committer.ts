@@ -1,4 +1,5 @@
-import { KafkaConsumer } from './kafka-port';
+import { KafkaConsumer, RecordBatch } from './kafka-port';
+import { recordsFrom } from './record-batch';
 import type { Logger } from 'pino';
 
 /** A partition's commit: the offset of the next record to read after a restart. */
@@ -95,9 +96,13 @@ export class OffsetCommitter {
  */
 export class MarkedPositions implements CommitSource {
   private readonly pending = new Map<string, CommitPosition>();
+  /** The latest position marked per partition, kept after it is committed. */
+  private readonly finished = new Map<string, CommitPosition>();
 
   mark(position: CommitPosition): void {
-    this.pending.set(partitionKey(position), position);
+    const key = partitionKey(position);
+    this.pending.set(key, position);
+    this.finished.set(key, position);
   }
 
   /**
@@ -107,10 +112,22 @@ export class MarkedPositions implements CommitSource {
    * offset (which a group without a coordinator for a while may not have moved for seconds).
    */
   keepOnly(assignment: Record<string, number[]>): CommitPosition[] {
-    for (const [key, position] of this.pending) {
-      if (!assignment[position.topic]?.includes(position.partition)) this.pending.delete(key);
+    for (const positions of [this.pending, this.finished]) {
+      for (const [key, position] of positions) {
+        if (!assignment[position.topic]?.includes(position.partition)) positions.delete(key);
+      }
     }
     return this.due();
+  }
+
+  /**
+   * The batch without the records this instance finished. A batch taken before a rejoin may finish
+   * after the new generation has sought to what was finished before it, and that generation's
+   * fetch then brings its records again.
+   */
+  unfinished(batch: RecordBatch): RecordBatch {
+    const finished = this.finished.get(partitionKey(batch));
+    return finished === undefined ? batch : recordsFrom(batch, Number(finished.offset));
   }
 
   due(): CommitPosition[] {

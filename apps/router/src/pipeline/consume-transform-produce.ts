@@ -132,6 +132,8 @@ export class ConsumeTransformProduce {
     this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) => {
       // A new generation reads from the committed offsets; where this instance kept a partition
       // and finished past them, it resumes there: a rejoin routes nothing twice that it finished.
+      // A batch still in hand (one handed over in-process) finishes later, and its records,
+      // fetched again, are left out then.
       const finished = this.offsets?.marked.keepOnly(payload.memberAssignment) ?? [];
       for (const position of finished) this.consumer.seek(position);
       this.handler.onAssigned?.(payload.memberAssignment);
@@ -188,7 +190,12 @@ export class ConsumeTransformProduce {
     isStale,
   }: BatchPayload): Promise<void> {
     if (this.stopping || batch.isEmpty() || !isRunning() || isStale()) return;
-    const handled = await this.handler.handle(batch, { heartbeat, consumerGroup: this.options.groupId });
+    const unfinished = this.offsets?.marked.unfinished(batch) ?? batch;
+    if (unfinished.isEmpty()) return resolveOffset(batch.lastOffset());
+    const handled = await this.handler.handle(unfinished, {
+      heartbeat,
+      consumerGroup: this.options.groupId,
+    });
     const position = {
       topic: batch.topic,
       partition: batch.partition,
