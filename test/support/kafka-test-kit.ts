@@ -14,27 +14,27 @@ export function testKafka(): KafkaClient {
   return testKafkaClient(testBrokers().split(','));
 }
 
-/** kafkajs itself, without the port, for tests that drive a group member of their own. */
-export function rawKafka(clientId: string): ReturnType<typeof rawTestKafka> {
-  return rawTestKafka(testBrokers().split(','), clientId);
-}
+/** kafkajs's own consumer, which the port's consumers wrap. */
+export type RawConsumer = ReturnType<ReturnType<typeof rawTestKafka>['consumer']>;
 
 /**
- * A second member of `groupId` that reads nothing: it joins, as another replica would, and so
- * makes the group rebalance. Resolves once it has joined, with the partitions of `topics[0]` it
- * took and a function that makes it leave.
+ * Another member of `groupId`: it joins, as another replica would, and so makes the group
+ * rebalance. It reads nothing, unless `onBatch` is given: it then gets the record count of each
+ * batch and holds the member (its heartbeats and any rejoin included) until it settles. Resolves
+ * once it has joined, with the partitions of `topics[0]` it took and a function that makes it leave.
  */
-export async function idleGroupMember(
+export async function groupMember(
   groupId: string,
   topics: string[],
+  onBatch: (records: number) => Promise<void> = async () => undefined,
 ): Promise<{ taken: number[]; leave: () => Promise<void> }> {
-  const member = rawKafka('idle-member').consumer({ groupId });
+  const member = rawTestKafka(testBrokers().split(','), 'test-member').consumer({ groupId });
   const assigned = new Promise<Record<string, number[]>>((resolve) =>
     member.on(member.events.GROUP_JOIN, ({ payload }) => resolve(payload.memberAssignment)),
   );
   await member.connect();
   await member.subscribe({ topics });
-  await member.run({ autoCommit: false, eachBatch: async () => undefined });
+  await member.run({ autoCommit: false, eachBatch: ({ batch }) => onBatch(batch.messages.length) });
   return { taken: (await assigned)[topics[0]] ?? [], leave: () => member.disconnect() };
 }
 

@@ -1,5 +1,5 @@
 import { topicNames } from '@switchyard/contracts';
-import { freshNamespace, idleGroupMember } from '../../../test/support/kafka-test-kit';
+import { freshNamespace, groupMember } from '../../../test/support/kafka-test-kit';
 import {
   deliveryEnv,
   job,
@@ -37,7 +37,7 @@ describe('delivery through a rebalance', () => {
     await hook.waitForRequests(before.length);
 
     // A second member joins the group (as a second replica would) and takes some partitions.
-    const member = await idleGroupMember(`${namespace}.delivery`, [
+    const member = await groupMember(`${namespace}.delivery`, [
       topics.deliveries,
       topics.retry(1),
       topics.retry(2),

@@ -1,13 +1,8 @@
 import pino from 'pino';
+import { deferred } from '../../../../test/support/deferred';
 import { manualClock } from '../../test-support/manual-clock';
 import { InFlightJobs } from './in-flight-jobs';
 
-function deferred() {
-  let resolve!: () => void;
-  let reject!: (e: Error) => void;
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-  return { promise, resolve, reject };
-}
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('InFlightJobs', () => {

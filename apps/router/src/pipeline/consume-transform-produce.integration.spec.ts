@@ -1,10 +1,11 @@
 import pino from 'pino';
 import { CompressionCodec, ensureTopics, KafkaClient } from '@switchyard/kafka';
+import { deferred } from '../../../../test/support/deferred';
 import {
   eventually,
   freshNamespace,
-  idleGroupMember,
-  rawKafka,
+  groupMember,
+  RawConsumer,
   testKafka,
   TopicReader,
 } from '../../../../test/support/kafka-test-kit';
@@ -12,8 +13,6 @@ import { BatchHandler, HandledBatch } from './batch-handler';
 import { ConsumeTransformProduce } from './consume-transform-produce';
 
 jest.setTimeout(90_000);
-
-type KafkajsConsumer = ReturnType<ReturnType<typeof rawKafka>['consumer']>;
 
 /**
  * The pipeline on the real broker when its consumer crashes on an error kafkajs does not restart
@@ -136,7 +135,7 @@ describe('ConsumeTransformProduce through a rebalance', () => {
       for (const p of partitions) await sendTo(p, before.slice(3 * p, 3 * p + 3));
       await eventually(() => before.every((v) => handled.includes(v)), 30_000, 'every record routed');
 
-      const joined = (member = await idleGroupMember(`${ns}.group`, [input]));
+      const joined = (member = await groupMember(`${ns}.group`, [input]));
       const kept = partitions.filter((p) => !joined.taken.includes(p));
       expect(kept.length).toBeGreaterThan(0);
 
@@ -162,10 +161,10 @@ describe('ConsumeTransformProduce through a rebalance', () => {
     // the positions finished before, that record is fetched again; it must not be routed again.
     const baseKafka = testKafka();
     // kafkajs's own consumer under the port, whose REBALANCING event says the pipeline is rejoining.
-    let consumer: KafkajsConsumer | undefined;
+    let consumer: RawConsumer | undefined;
     const kafka: KafkaClient = {
       ...baseKafka,
-      consumer: (options) => (consumer = baseKafka.consumer(options) as unknown as KafkajsConsumer),
+      consumer: (options) => (consumer = baseKafka.consumer(options) as unknown as RawConsumer),
     };
     const ns = freshNamespace('ctp-handover');
     const [input, output] = [`${ns}.in`, `${ns}.out`];
@@ -182,40 +181,30 @@ describe('ConsumeTransformProduce through a rebalance', () => {
 
     const assignments: number[][] = [];
     const handled: Array<{ value: string; generation: number }> = [];
-    const heldGate = gate();
+    const heldGate = deferred();
     const handler: BatchHandler = {
       handle: async (batch): Promise<HandledBatch> => {
         const values = batch.messages.map((m) => JSON.parse(m.value!.toString()) as string);
         for (const value of values) handled.push({ value, generation: assignments.length });
-        if (values.some((v) => v.startsWith('held-'))) await heldGate.opened;
+        if (values.some((v) => v.startsWith('held-'))) await heldGate.promise;
         return { outputs: values.map((value) => ({ topic: output, key: value, value })), changelog: [] };
       },
       onAssigned: (partitions) => assignments.push(partitions[input] ?? []),
     };
     const pipeline = uncommittingPipeline(kafka, groupId, input, handler);
-    const blockerGate = gate();
-    const blocking = rawKafka('blocking-member').consumer({ groupId });
+    const blockerGate = deferred();
     let blocked = false;
+    let blocking: Awaited<ReturnType<typeof groupMember>> | undefined;
     let third: Promise<{ leave: () => Promise<void> }> | undefined;
     try {
       await pipeline.start();
       // A second member that stops at its first batch until told, so that a third member's join
       // keeps the group rebalancing, and the pipeline rejoining, for as long as the test needs.
-      const blockingJoined = new Promise<number[]>((resolve) =>
-        blocking.on(blocking.events.GROUP_JOIN, ({ payload }) =>
-          resolve(payload.memberAssignment[input] ?? []),
-        ),
-      );
-      await blocking.connect();
-      await blocking.subscribe({ topics: [input] });
-      await blocking.run({
-        eachBatch: async ({ batch }) => {
-          if (batch.messages.length === 0) return;
-          blocked = true;
-          await blockerGate.opened;
-        },
+      blocking = await groupMember(groupId, [input], async (records) => {
+        if (records === 0) return;
+        blocked = true;
+        await blockerGate.promise;
       });
-      const blockingOwns = await blockingJoined;
       await eventually(() => assignments.length === 2, 30_000, 'the pipeline in the two-member generation');
       const owned = assignments[1];
 
@@ -226,13 +215,13 @@ describe('ConsumeTransformProduce through a rebalance', () => {
         30_000,
         'the warm-up records routed',
       );
-      await sendTo(blockingOwns[0], 'blocker');
+      await sendTo(blocking.taken[0], 'blocker');
       await eventually(() => blocked, 30_000, 'the second member stopped at its batch');
 
       const rejoining = new Promise<void>((resolve) =>
         consumer!.on(consumer!.events.REBALANCING, () => resolve()),
       );
-      third = idleGroupMember(groupId, [input]);
+      third = groupMember(groupId, [input]);
       await rejoining;
       // The pipeline is rejoining, and cannot finish before the blocked member rejoins too.
       for (const p of owned) await sendTo(p, `held-${p}`);
@@ -245,9 +234,9 @@ describe('ConsumeTransformProduce through a rebalance', () => {
         owned.map(() => 2),
       );
 
-      blockerGate.open();
+      blockerGate.resolve();
       await eventually(() => assignments.length === 3, 30_000, 'the pipeline in the three-member generation');
-      heldGate.open();
+      heldGate.resolve();
       const kept = assignments[2].filter((p) => owned.includes(p));
       expect(kept.length).toBeGreaterThan(0);
       // A later record on each kept partition: the fetch that brings it brings anything read again.
@@ -262,22 +251,15 @@ describe('ConsumeTransformProduce through a rebalance', () => {
         .filter((value) => handled.filter((h) => h.value === value).length > 1);
       expect(routedTwice).toEqual([]);
     } finally {
-      blockerGate.open();
-      heldGate.open();
+      blockerGate.resolve();
+      heldGate.resolve();
       await (await third)?.leave();
-      await blocking.disconnect();
+      await blocking?.leave();
       await pipeline.stop();
       await producer.disconnect();
     }
   });
 });
-
-/** A promise the test resolves when it chooses. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 /** An at-least-once pipeline that commits nothing during a test, as while the group's coordinator is lost. */
 function uncommittingPipeline(
