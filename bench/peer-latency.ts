@@ -20,7 +20,9 @@
  *
  * Each side's CPU per event counts its whole system: Switchyard's services and the local broker;
  * every process of the peer's names (svix-server or convoy and convoy-bin, postgres,
- * redis-server; PEER_PROCESSES lists other names). So only one peer runs at a time.
+ * redis-server; PEER_PROCESSES lists other names). So only one peer runs at a time. The share of
+ * each side's store (the broker; Postgres and Redis) is printed beside it: a team may already run
+ * one, and a broker young enough to be still compiling its hot paths shows there.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -59,8 +61,10 @@ const peer = choiceArg('peer', ['svix', 'convoy'] as const);
 
 interface Side extends LoadTarget {
   name: string;
-  /** The processes whose CPU counts for this side, as they are now. */
-  pids(): number[];
+  /** What the side keeps its events in, as the report names it. */
+  storeName: string;
+  /** The processes whose CPU counts for this side, as they are now: its own, and its store's. */
+  pids(): { own: number[]; store: number[] };
   close(): Promise<void>;
 }
 
@@ -69,6 +73,8 @@ interface Turn {
   p99: number;
   /** CPU-seconds of the side's processes per 1,000 events delivered. */
   cpuPerThousand: number;
+  /** The part of cpuPerThousand spent by the side's store. */
+  storeCpuPerThousand: number;
 }
 
 async function startSwitchyard(): Promise<Side> {
@@ -81,9 +87,13 @@ async function startSwitchyard(): Promise<Side> {
   const broker = localBrokerPid();
   return {
     name: mode === 'split' ? 'Switchyard' : `Switchyard (all-in-one${withConsole ? ', console' : ''})`,
+    storeName: 'the broker',
     receipts: pipeline.receipts,
     send: pipeline.send,
-    pids: () => [...Object.values(pipeline.procs).map((p) => p.child.pid!), ...(broker ? [broker] : [])],
+    pids: () => ({
+      own: Object.values(pipeline.procs).map((p) => p.child.pid!),
+      store: broker ? [broker] : [],
+    }),
     close: () => pipeline.close(),
   };
 }
@@ -118,12 +128,16 @@ function peerSide(
 ): Side {
   return {
     name,
+    storeName: 'Postgres and Redis',
     receipts: receiver.receipts,
     async send(batch) {
       await Promise.all(batch.map(sendOne));
     },
     // Looked up at each turn: Postgres starts a backend for each connection the peer's pool opens.
-    pids: () => processesNamed(processNames),
+    pids: () => ({
+      own: processesNamed(processNames.filter((name) => !STORE_PROCESSES.includes(name))),
+      store: processesNamed(processNames.filter((name) => STORE_PROCESSES.includes(name))),
+    }),
     async close() {
       await api.close();
       receiver.close();
@@ -180,6 +194,8 @@ async function startConvoy(processNames: string[]): Promise<Side> {
   return side;
 }
 
+const STORE_PROCESSES = ['postgres', 'redis-server'];
+
 const PEERS = {
   svix: { start: startSvix, processes: 'svix-server,postgres,redis-server' },
   convoy: { start: startConvoy, processes: 'convoy,convoy-bin,postgres,redis-server' },
@@ -217,17 +233,26 @@ function cpuOf(pids: number[]): number[] {
   });
 }
 
-async function turn(side: Side, rate: number): Promise<Turn> {
-  const pids = side.pids();
+/** CPU-seconds the processes spend from now until the returned function is called. */
+function cpuMeter(pids: number[]): () => number {
   const before = cpuOf(pids);
+  // A process that ended meanwhile is left out rather than counted negative.
+  return () => cpuOf(pids).reduce((sum, after, i) => sum + (after - before[i] || 0), 0);
+}
+
+async function turn(side: Side, rate: number): Promise<Turn> {
+  const { own, store } = side.pids();
+  const ownCpu = cpuMeter(own);
+  const storeCpu = cpuMeter(store);
   const { receipts } = await openLoop(side, rate, latencySeconds, eventBytes);
-  // A process that ended during the turn is left out rather than counted negative.
-  const cpu = cpuOf(pids).reduce((sum, after, i) => sum + (after - before[i] || 0), 0);
+  const perThousand = (cpu: number) => (cpu / receipts.length) * 1000;
+  const storeCpuPerThousand = perThousand(storeCpu());
   const latencies = receipts.map((r: Receipt) => r.latencyMs).sort((a, b) => a - b);
   return {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    cpuPerThousand: (cpu / receipts.length) * 1000,
+    cpuPerThousand: perThousand(ownCpu()) + storeCpuPerThousand,
+    storeCpuPerThousand,
   };
 }
 
@@ -241,7 +266,7 @@ function report(rate: number, turns: Record<string, Turn[]>, [ours, peer]: Side[
   for (const side of [ours, peer]) {
     const t = turns[side.name];
     console.log(
-      `  ${side.name.padEnd(10)} p50 ${range(t.map((x) => x.p50))} ms, p99 ${range(t.map((x) => x.p99))} ms, CPU ${range(t.map((x) => x.cpuPerThousand))} s per 1,000 events`,
+      `  ${side.name.padEnd(10)} p50 ${range(t.map((x) => x.p50))} ms, p99 ${range(t.map((x) => x.p99))} ms, CPU ${range(t.map((x) => x.cpuPerThousand))} s per 1,000 events (${range(t.map((x) => x.storeCpuPerThousand))} of it in ${side.storeName})`,
     );
   }
   if (rounds < 2) return;
