@@ -258,7 +258,8 @@ async function turn(side: Side, rate: number): Promise<Turn> {
 
 const range = (values: number[], digits = 1) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return `${fmt(sorted[0], digits)}–${fmt(sorted.at(-1)!, digits)}`;
+  const [low, high] = [fmt(sorted[0], digits), fmt(sorted.at(-1)!, digits)];
+  return low === high ? low : `${low}–${high}`;
 };
 
 function report(rate: number, turns: Record<string, Turn[]>, [ours, peer]: Side[]) {
