@@ -172,16 +172,18 @@ export async function collectBreakdown(
  */
 export function printBreakdown({ timelines, incomplete }: Breakdown): void {
   const width = Math.max(...HOPS.map(([label]) => label.length));
+  const hop = (t: Timeline, from: keyof Timeline, to: keyof Timeline) => t[to] - t[from];
+  const endToEnd = (t: Timeline) => hop(t, 'sent', 'receiverReceived');
   const slowest = [...timelines]
-    .sort((a, b) => b.receiverReceived - b.sent - (a.receiverReceived - a.sent))
+    .sort((a, b) => endToEnd(b) - endToEnd(a))
     .slice(0, Math.max(1, Math.round(timelines.length / 100)));
   const mean = (of: Timeline[], from: keyof Timeline, to: keyof Timeline) =>
-    of.reduce((sum, t) => sum + t[to] - t[from], 0) / of.length;
+    of.reduce((sum, t) => sum + hop(t, from, to), 0) / of.length;
   console.log(
     `  ${'hop'.padEnd(width)}  ${'p50 ms'.padStart(7)}  ${'p99 ms'.padStart(7)}  ${'mean ms'.padStart(7)}  mean of the slowest 1 % (${fmt(slowest.length)} events) end to end`,
   );
   for (const [label, from, to] of HOPS) {
-    const times = timelines.map((t) => t[to] - t[from]).sort((a, b) => a - b);
+    const times = timelines.map((t) => hop(t, from, to)).sort((a, b) => a - b);
     console.log(
       `  ${label.padEnd(width)}  ${fmt(percentile(times, 50), 1).padStart(7)}  ${fmt(percentile(times, 99), 1).padStart(7)}  ${fmt(mean(timelines, from, to), 1).padStart(7)}  ${fmt(mean(slowest, from, to), 1).padStart(7)}`,
     );
