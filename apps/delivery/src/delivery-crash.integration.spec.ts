@@ -1,5 +1,5 @@
 import { topicNames } from '@switchyard/contracts';
-import { freshNamespace, testKafka } from '../../../test/support/kafka-test-kit';
+import { eventually, freshNamespace, testKafka } from '../../../test/support/kafka-test-kit';
 import { freePort, ServiceProcess } from '../../../test/support/service-process';
 import { deliveryEnv, job, JobProducer, TestCleanups } from '../test-support/delivery-harness';
 
@@ -15,6 +15,21 @@ async function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
 
 describe('delivery process crashes and restarts', () => {
   const cleanups = new TestCleanups();
+
+  /** Whether the group's committed offsets of the deliveries topic have reached the topic's end. */
+  async function committedToEnd(namespace: string): Promise<boolean> {
+    const admin = testKafka().admin();
+    await admin.connect();
+    try {
+      const topic = topicNames(namespace).deliveries;
+      const ends = await admin.fetchTopicOffsets(topic);
+      const [committed] = await admin.fetchOffsets({ groupId: `${namespace}.delivery`, topics: [topic] });
+      const offsets = new Map(committed.partitions.map((p) => [p.partition, p.offset]));
+      return ends.every((p) => offsets.get(p.partition) === p.high);
+    } finally {
+      await admin.disconnect();
+    }
+  }
 
   it('delivers every job after a SIGKILL mid-flight (at-least-once, nothing lost)', async () => {
     const jobs = Array.from({ length: 40 }, (_, i) => job('dest-a', i));
@@ -66,15 +81,32 @@ describe('delivery process crashes and restarts', () => {
     await hook.waitForRequests(jobs.length);
     expect(await service.stop('SIGTERM')).toBe(0);
 
-    const admin = testKafka().admin();
-    await admin.connect();
-    cleanups.add(() => admin.disconnect());
-    const topic = topicNames(namespace).deliveries;
-    const ends = await admin.fetchTopicOffsets(topic);
-    const [committed] = await admin.fetchOffsets({ groupId: `${namespace}.delivery`, topics: [topic] });
-    expect(committed.partitions.map((p) => [p.partition, p.offset]).sort()).toEqual(
-      ends.map((p) => [p.partition, p.high]).sort(),
-    );
+    expect(await committedToEnd(namespace)).toBe(true);
     expect(hook.requests).toHaveLength(jobs.length);
+  });
+
+  it('commits finished jobs while it runs, so a crash after them sends none again', async () => {
+    const hook = await cleanups.receiver(() => ({ status: 200 }));
+    const workspace = cleanups.workspace([{ id: 'dest-a', webhooks: [{ url: hook.url }] }]);
+    const namespace = freshNamespace('commit');
+    const env = deliveryEnv(namespace, workspace.path, { DELIVERY_COMMIT_INTERVAL_MS: '100' });
+    const jobs = Array.from({ length: 5 }, (_, i) => job('dest-a', i));
+
+    const first = await spawnDelivery(env);
+    cleanups.add(() => first.stop('SIGKILL'));
+    const producer = await JobProducer.connect(namespace);
+    cleanups.add(() => producer.close());
+    await producer.send(...jobs);
+    await hook.waitForRequests(jobs.length);
+    await eventually(() => committedToEnd(namespace), 20_000, 'the finished jobs committed');
+    await first.stop('SIGKILL');
+
+    const second = await spawnDelivery(env);
+    cleanups.add(() => second.stop('SIGTERM'));
+    const after = job('dest-a', jobs.length);
+    await producer.send(after);
+    await hook.waitForRequests(jobs.length + 1);
+    const sent = hook.requests.map((r) => JSON.parse(r.rawBody.toString()).messageId as string);
+    expect(sent.sort()).toEqual([...jobs, after].map((j) => j.messageId).sort());
   });
 });

@@ -4,17 +4,20 @@ import { createRequire } from 'node:module';
  * patches/kafkajs+2.2.4.patch, connection side: a connection's request queue sets a timer only
  * while requests wait. kafkajs scheduled a check after every request even with none waiting, with
  * a negative delay, so every idle connection ran a timer each millisecond for as long as it was
- * open (CPU and garbage in every service, idle or not).
+ * open (CPU and garbage in every service, idle or not). Its check for timed-out requests ran every
+ * 100 ms on every connection, about ten wake-ups a second each; one timer now waits for the
+ * earliest deadline of a request in flight.
  */
 const load = createRequire(__filename);
 interface Queue {
   push(request: {
-    entry: { correlationId: number; resolve(): void; reject(): void };
+    entry: { correlationId: number; resolve(): void; reject(error: Error): void };
     expectResponse: boolean;
     sendRequest(): void;
   }): void;
   fulfillRequest(response: { correlationId: number; payload: Buffer; size: number }): void;
   maybeThrottle(ms: number): void;
+  scheduleRequestTimeoutCheck(): void;
   destroy(): void;
 }
 const RequestQueue = load('kafkajs/src/network/requestQueue') as new (options: object) => Queue;
@@ -26,27 +29,31 @@ const { createLogger, LEVELS } = load('kafkajs/src/loggers') as {
 };
 const InstrumentationEmitter = load('kafkajs/src/instrumentation/emitter') as new () => object;
 
-function requestQueue(maxInFlightRequests?: number): Queue {
+function requestQueue(maxInFlightRequests?: number, enforceRequestTimeout = false): Queue {
   return new RequestQueue({
     instrumentationEmitter: new InstrumentationEmitter(),
     maxInFlightRequests,
-    requestTimeout: 30_000,
-    enforceRequestTimeout: false,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    enforceRequestTimeout,
     clientId: 'test',
     broker: 'localhost:9092',
     logger: createLogger({ level: LEVELS.NOTHING, logCreator: () => () => undefined }).namespace(
       'RequestQueue',
     ),
-    isConnected: () => true,
   });
 }
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /** The broker's answer to request `correlationId`. */
 const answer = (queue: Queue, correlationId: number) =>
   queue.fulfillRequest({ correlationId, payload: Buffer.alloc(0), size: 0 });
 
-const request = (correlationId: number, sent: number[]) => ({
-  entry: { correlationId, resolve: () => undefined, reject: () => undefined },
+const request = (correlationId: number, sent: number[], failures: string[] = []) => ({
+  entry: {
+    correlationId,
+    resolve: () => undefined,
+    reject: (error: Error) => failures.push(`${correlationId}: ${error.name}`),
+  },
   expectResponse: true,
   sendRequest: () => sent.push(correlationId),
 });
@@ -91,5 +98,56 @@ describe('the patched kafkajs request queue', () => {
     jest.advanceTimersByTime(60);
     expect(sent).toEqual([1]);
     queue.destroy();
+  });
+
+  describe('timeouts', () => {
+    it('fails a request at its deadline, with one timer for all the requests in flight', () => {
+      const queue = requestQueue(undefined, true);
+      queue.scheduleRequestTimeoutCheck();
+      const failures: string[] = [];
+      const start = Date.now();
+      queue.push(request(1, [], failures));
+      jest.advanceTimersByTime(10_000);
+      queue.push(request(2, [], failures));
+      expect(jest.getTimerCount()).toBe(1);
+
+      jest.advanceTimersToNextTimer();
+      expect(Date.now() - start).toBe(REQUEST_TIMEOUT_MS);
+      expect(failures).toEqual(['1: KafkaJSRequestTimeoutError']);
+
+      jest.advanceTimersToNextTimer();
+      expect(Date.now() - start).toBe(10_000 + REQUEST_TIMEOUT_MS);
+      expect(failures).toEqual(['1: KafkaJSRequestTimeoutError', '2: KafkaJSRequestTimeoutError']);
+      expect(jest.getTimerCount()).toBe(0);
+      queue.destroy();
+    });
+
+    it('wakes an idle connection at most once after its last answer, and fails nothing answered', () => {
+      const queue = requestQueue(undefined, true);
+      const failures: string[] = [];
+      queue.push(request(1, [], failures));
+      answer(queue, 1);
+      jest.advanceTimersToNextTimer();
+      expect(jest.getTimerCount()).toBe(0);
+      expect(failures).toEqual([]);
+      queue.destroy();
+    });
+
+    it('looks again at the next deadline when the one it waited for was answered', () => {
+      const queue = requestQueue(undefined, true);
+      const failures: string[] = [];
+      const start = Date.now();
+      queue.push(request(1, [], failures));
+      jest.advanceTimersByTime(5_000);
+      queue.push(request(2, [], failures));
+      answer(queue, 1);
+
+      jest.advanceTimersToNextTimer();
+      expect(failures).toEqual([]);
+      jest.advanceTimersToNextTimer();
+      expect(Date.now() - start).toBe(5_000 + REQUEST_TIMEOUT_MS);
+      expect(failures).toEqual(['2: KafkaJSRequestTimeoutError']);
+      queue.destroy();
+    });
   });
 });

@@ -144,22 +144,69 @@ describe('OffsetCommitter with MarkedPositions', () => {
     expect(offsetsOf(marked.unfinished(fetched(1, [1, 2, 3])))).toEqual([1, 2, 3]);
   });
 
-  it('commits on its interval once started, then stops rescheduling', async () => {
+  it('commits an interval after a position finishes, and sets no timer while nothing finishes', async () => {
     const consumer = recordingConsumer();
-    const marked = new MarkedPositions();
     const timer = handTimer();
+    const marked = new MarkedPositions(() => committer.commitSoon());
     const committer = new OffsetCommitter(consumer, marked, 200, logger, timer);
     committer.start();
+    timer.fire();
+    await settle();
+    expect(timer.scheduled).toBe(1);
+
     marked.mark(position(2, 42));
-    timer.fire();
-    await settle();
     marked.mark(position(2, 43));
+    expect(timer.scheduled).toBe(2);
     timer.fire();
     await settle();
-    expect(consumer.requests).toEqual([[position(2, 42)], [position(2, 43)]]);
-    await committer.stop();
+    expect(consumer.requests).toEqual([[position(2, 43)]]);
+    expect(timer.scheduled).toBe(2);
+
+    marked.mark(position(2, 44));
     timer.fire();
+    await settle();
+    expect(consumer.requests).toEqual([[position(2, 43)], [position(2, 44)]]);
+    await committer.stop();
+    marked.mark(position(2, 45));
     expect(timer.scheduled).toBe(3);
+  });
+
+  it('tries a failed commit again an interval later, without a position finishing meanwhile', async () => {
+    const consumer = recordingConsumer();
+    const timer = handTimer();
+    const marked = new MarkedPositions(() => committer.commitSoon());
+    const committer = new OffsetCommitter(consumer, marked, 200, logger, timer);
+    committer.start();
+    marked.mark(position(1, 7));
+    consumer.failing = true;
+    timer.fire();
+    await settle();
+    expect(timer.scheduled).toBe(2);
+
+    consumer.failing = false;
+    timer.fire();
+    await settle();
+    expect(consumer.requests).toEqual([[position(1, 7)]]);
+    expect(timer.scheduled).toBe(2);
+  });
+
+  it('commits a position that finished while a commit was in flight', async () => {
+    const consumer = recordingConsumer();
+    const timer = handTimer();
+    const marked = new MarkedPositions(() => committer.commitSoon());
+    const committer = new OffsetCommitter(consumer, marked, 200, logger, timer);
+    committer.start();
+    marked.mark(position(0, 1));
+    consumer.holding = true;
+    timer.fire();
+    await settle();
+    marked.mark(position(0, 2));
+    consumer.holding = false;
+    consumer.release();
+    await settle();
+    timer.fire();
+    await settle();
+    expect(consumer.requests).toEqual([[position(0, 1)], [position(0, 2)]]);
   });
 
   it('runs one commit at a time: a flush waits for the one in flight', async () => {

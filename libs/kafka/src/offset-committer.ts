@@ -31,10 +31,11 @@ export const unrefTimer: CommitTimer = {
 
 /**
  * Commits a consumer's finished positions on an interval instead of per batch: one OffsetCommit
- * request per batch was a large share of a consumer's and the broker's work. Commits run one at a
- * time; a failed one is logged (at warn the first of a run of failures) and its positions, not
- * marked committed, come due again at the next interval. `stop` commits what is due once more,
- * so a graceful stop replays nothing.
+ * request per batch was a large share of a consumer's and the broker's work. The interval runs only
+ * while something waits to be committed: `commitSoon` starts it when a position finishes, so an
+ * idle consumer sets no timer. Commits run one at a time; a failed one is logged (at warn the first
+ * of a run of failures) and its positions, not marked committed, are tried again an interval
+ * later. `stop` commits what is due once more, so a graceful stop replays nothing.
  */
 export class OffsetCommitter {
   private cancelTimer: (() => void) | undefined;
@@ -50,11 +51,19 @@ export class OffsetCommitter {
     private readonly timer: CommitTimer = unrefTimer,
   ) {}
 
+  /** Commits, an interval from now, whatever finished before it. */
   start(): void {
     this.stopped = false;
+    this.commitSoon();
+  }
+
+  /** A position finished: it is committed within an interval. */
+  commitSoon(): void {
+    if (this.stopped || this.cancelTimer !== undefined) return;
     this.cancelTimer = this.timer.schedule(this.intervalMs, () => {
+      this.cancelTimer = undefined;
       void this.flush().finally(() => {
-        if (!this.stopped) this.start();
+        if (this.failedInARow > 0) this.commitSoon();
       });
     });
   }
@@ -86,6 +95,7 @@ export class OffsetCommitter {
   stop(): Promise<void> {
     this.stopped = true;
     this.cancelTimer?.();
+    this.cancelTimer = undefined;
     return this.flush();
   }
 }
@@ -99,10 +109,14 @@ export class MarkedPositions implements CommitSource {
   /** The latest position marked per partition, kept after it is committed. */
   private readonly finished = new Map<string, CommitPosition>();
 
+  /** `onMark` hears of every position marked (an OffsetCommitter's `commitSoon`). */
+  constructor(private readonly onMark: () => void = () => undefined) {}
+
   mark(position: CommitPosition): void {
     const key = partitionKey(position);
     this.pending.set(key, position);
     this.finished.set(key, position);
+    this.onMark();
   }
 
   /**

@@ -169,6 +169,7 @@ export class DeliveryConsumer {
         () => this.worker.process(job),
         () => {
           progress.finish(offset);
+          this.committer.commitSoon();
           if (!this.stopping) this.holds.releaseIfRoom(topic, partition, this.hasRoom(progress));
         },
       );

@@ -261,12 +261,71 @@ describe('ConsumeTransformProduce through a rebalance', () => {
   });
 });
 
+/**
+ * Without transactions the pipeline commits what it routed within its commit interval while it
+ * runs (its commit timer is set only while something waits), not only when it stops: a crash
+ * replays at most an interval's records.
+ */
+describe('ConsumeTransformProduce commits', () => {
+  it('commits the records it routed while it runs', async () => {
+    const kafka = testKafka();
+    const ns = freshNamespace('ctp-commit');
+    const [input, output] = [`${ns}.in`, `${ns}.out`];
+    await ensureTopics(kafka, [
+      { topic: input, numPartitions: 2 },
+      { topic: output, numPartitions: 1 },
+    ]);
+    const handler: BatchHandler = {
+      handle: async (batch): Promise<HandledBatch> => ({
+        outputs: batch.messages.map((m) => ({ topic: output, key: m.key!.toString(), value: m.value })),
+        changelog: [],
+      }),
+    };
+    const pipeline = atLeastOncePipeline(kafka, `${ns}.group`, input, handler, 100);
+    const producer = kafka.producer();
+    const admin = kafka.admin();
+    await Promise.all([producer.connect(), admin.connect()]);
+    try {
+      await pipeline.start();
+      for (const round of [1, 2]) {
+        await producer.send({
+          topic: input,
+          messages: Array.from({ length: 6 }, (_, i) => ({ key: `user-${i}`, value: `"${round}-${i}"` })),
+        });
+        const ends = await admin.fetchTopicOffsets(input);
+        await eventually(
+          async () => {
+            const [committed] = await admin.fetchOffsets({ groupId: `${ns}.group`, topics: [input] });
+            const offsets = new Map(committed.partitions.map((p) => [p.partition, p.offset]));
+            return ends.every((p) => offsets.get(p.partition) === p.high);
+          },
+          20_000,
+          `round ${round}'s records committed`,
+        );
+      }
+    } finally {
+      await pipeline.stop();
+      await Promise.all([producer.disconnect(), admin.disconnect()]);
+    }
+  });
+});
+
 /** An at-least-once pipeline that commits nothing during a test, as while the group's coordinator is lost. */
 function uncommittingPipeline(
   kafka: KafkaClient,
   groupId: string,
   input: string,
   handler: BatchHandler,
+): ConsumeTransformProduce {
+  return atLeastOncePipeline(kafka, groupId, input, handler, 600_000);
+}
+
+function atLeastOncePipeline(
+  kafka: KafkaClient,
+  groupId: string,
+  input: string,
+  handler: BatchHandler,
+  commitIntervalMs: number,
 ): ConsumeTransformProduce {
   return new ConsumeTransformProduce(
     kafka,
@@ -277,7 +336,7 @@ function uncommittingPipeline(
       transactional: false,
       compression: CompressionCodec.None,
       sessionTimeoutMs: 10_000,
-      commitIntervalMs: 600_000,
+      commitIntervalMs,
     },
     handler,
     pino({ level: 'silent' }),

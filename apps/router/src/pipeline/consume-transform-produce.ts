@@ -26,7 +26,7 @@ export interface PipelineOptions {
   compression: CompressionCodec;
   /** How long the group waits for a silent member before moving its partitions. */
   sessionTimeoutMs: number;
-  /** At-least-once mode: how often the input offsets of acknowledged batches are committed. */
+  /** At-least-once mode: how long the input offsets of acknowledged batches wait before they are committed. */
   commitIntervalMs: number;
 }
 
@@ -99,11 +99,9 @@ export class ConsumeTransformProduce {
     if (options.transactional) {
       this.committer = new TransactionalCommitter(this.producer, options.groupId, options.compression);
     } else {
-      const marked = new MarkedPositions();
-      this.offsets = {
-        marked,
-        committer: new OffsetCommitter(this.consumer, marked, options.commitIntervalMs, logger),
-      };
+      const marked = new MarkedPositions(() => committer.commitSoon());
+      const committer = new OffsetCommitter(this.consumer, marked, options.commitIntervalMs, logger);
+      this.offsets = { marked, committer };
       // No linger: while one request is in flight the next fills up, which is batching enough.
       // The byte bound is the one that matters; the record bound only has to stay out of its way.
       const batching = new BatchingProducer(this.producer, {

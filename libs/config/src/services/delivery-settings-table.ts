@@ -116,7 +116,8 @@ export const DELIVERY_SETTINGS = settingsTable({
       default: 200,
       min: 10,
       max: MINUTE,
-      description: 'How often finished offsets are committed.',
+      description:
+        'How long a finished offset waits before it is committed; no commit timer runs while nothing finishes.',
     }),
     attemptsTopic: flag({
       env: 'DELIVERY_ATTEMPTS_TOPIC',

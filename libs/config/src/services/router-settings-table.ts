@@ -19,7 +19,7 @@ export const ROUTER_SETTINGS = settingsTable({
       min: 10,
       max: 60_000,
       description:
-        'Without transactions: how often the input offsets of acknowledged batches are committed; a crash replays at most this much.',
+        'Without transactions: how long the input offsets of acknowledged batches wait before they are committed; a crash replays at most this much.',
     }),
   },
 });
