@@ -4,7 +4,9 @@ import { rawTestKafka } from './testing';
 /**
  * patches/kafkajs+2.2.4.patch, admin side: describeCluster (every service's broker probe, twice a
  * second) asks for the brokers alone. kafkajs sent its empty topic list as null, which asks for
- * every topic's metadata: an answer, and an allocation, that grew with the cluster.
+ * every topic's metadata: an answer, and an allocation, that grew with the cluster. And it asks
+ * once: an admin client refreshes its metadata before every request, and that refresh asked the
+ * broker the very question describeCluster then asked again.
  */
 describe('the patched kafkajs describeCluster', () => {
   it('gets an answer that does not grow with the topics of the cluster', async () => {
@@ -42,6 +44,30 @@ describe('the patched kafkajs describeCluster', () => {
       );
 
       expect(await answerBytes()).toBe(before);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('sends one Metadata request per call, and one per topic lookup', async () => {
+    const admin = rawTestKafka(testBrokers().split(',')).admin();
+    let metadataRequests = 0;
+    admin.on(admin.events.REQUEST, ({ payload }) => {
+      if (payload.apiName === 'Metadata') metadataRequests++;
+    });
+    await admin.connect();
+    try {
+      const topic = `${freshNamespace('describe-once')}.t`;
+      await admin.createTopics({ topics: [{ topic, numPartitions: 2 }] });
+      metadataRequests = 0;
+      const { brokers } = await admin.describeCluster();
+      expect(brokers.length).toBeGreaterThan(0);
+      expect(metadataRequests).toBe(1);
+
+      metadataRequests = 0;
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      expect(topics.map((t) => [t.name, t.partitions.length])).toEqual([[topic, 2]]);
+      expect(metadataRequests).toBe(1);
     } finally {
       await admin.disconnect();
     }

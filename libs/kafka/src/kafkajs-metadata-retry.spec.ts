@@ -18,7 +18,7 @@ const ANSWER: Metadata = { brokers: [{ nodeId: 1 }] };
 function poolFailing(failures: number) {
   let rounds = 0;
   return {
-    refreshMetadataIfNecessary: async () => undefined,
+    metadataNeedsRefresh: () => false,
     withBroker: async (
       callback: (args: { broker: { metadata: () => Promise<Metadata> } }) => Promise<Metadata>,
     ) => (rounds++ < failures ? null : callback({ broker: { metadata: async () => ANSWER } })),
