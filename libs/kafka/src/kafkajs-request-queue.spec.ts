@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
  * while requests wait. kafkajs scheduled a check after every request even with none waiting, with
  * a negative delay, so every idle connection ran a timer each millisecond for as long as it was
  * open (CPU and garbage in every service, idle or not). Its check for timed-out requests ran every
- * 100 ms on every connection, about ten wake-ups a second each; one timer now waits for the
+ * 100 ms on every connection, a wake-up at each tick of each one; one timer now waits for the
  * earliest deadline of a request in flight.
  */
 const load = createRequire(__filename);
