@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { decodeDeliveryHeaders, DeliveryJob, deliveryJobId, WebhookEnvelope } from '@switchyard/contracts';
-import { KafkaClient, KafkaConsumer, RecordPayload } from '@switchyard/kafka';
+import { KafkaAdmin, KafkaClient, KafkaConsumer, RecordPayload } from '@switchyard/kafka';
 import { rawTestKafka, testKafkaClient } from '../../libs/kafka/src/testing';
 import { Collected } from './collected';
 import { localKafkaBrokers } from '@switchyard/config';
@@ -124,6 +124,14 @@ export class TopicReader<T = unknown> {
   async stop(): Promise<void> {
     await this.consumer?.disconnect();
   }
+}
+
+/** Whether `groupId` has committed every partition of `topic` up to the topic's end. */
+export async function committedToEnd(admin: KafkaAdmin, groupId: string, topic: string): Promise<boolean> {
+  const ends = await admin.fetchTopicOffsets(topic);
+  const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const offsets = new Map(committed.partitions.map((p) => [p.partition, p.offset]));
+  return ends.every((p) => offsets.get(p.partition) === p.high);
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */

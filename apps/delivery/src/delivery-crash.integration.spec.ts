@@ -1,5 +1,5 @@
 import { topicNames } from '@switchyard/contracts';
-import { eventually, freshNamespace, testKafka } from '../../../test/support/kafka-test-kit';
+import { committedToEnd, eventually, freshNamespace, testKafka } from '../../../test/support/kafka-test-kit';
 import { freePort, ServiceProcess } from '../../../test/support/service-process';
 import { deliveryEnv, job, JobProducer, TestCleanups } from '../test-support/delivery-harness';
 
@@ -16,16 +16,12 @@ async function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
 describe('delivery process crashes and restarts', () => {
   const cleanups = new TestCleanups();
 
-  /** Whether the group's committed offsets of the deliveries topic have reached the topic's end. */
-  async function committedToEnd(namespace: string): Promise<boolean> {
+  /** Whether delivery's group has committed the deliveries topic to its end. */
+  async function deliveriesCommitted(namespace: string): Promise<boolean> {
     const admin = testKafka().admin();
     await admin.connect();
     try {
-      const topic = topicNames(namespace).deliveries;
-      const ends = await admin.fetchTopicOffsets(topic);
-      const [committed] = await admin.fetchOffsets({ groupId: `${namespace}.delivery`, topics: [topic] });
-      const offsets = new Map(committed.partitions.map((p) => [p.partition, p.offset]));
-      return ends.every((p) => offsets.get(p.partition) === p.high);
+      return await committedToEnd(admin, `${namespace}.delivery`, topicNames(namespace).deliveries);
     } finally {
       await admin.disconnect();
     }
@@ -81,7 +77,7 @@ describe('delivery process crashes and restarts', () => {
     await hook.waitForRequests(jobs.length);
     expect(await service.stop('SIGTERM')).toBe(0);
 
-    expect(await committedToEnd(namespace)).toBe(true);
+    expect(await deliveriesCommitted(namespace)).toBe(true);
     expect(hook.requests).toHaveLength(jobs.length);
   });
 
@@ -98,7 +94,7 @@ describe('delivery process crashes and restarts', () => {
     cleanups.add(() => producer.close());
     await producer.send(...jobs);
     await hook.waitForRequests(jobs.length);
-    await eventually(() => committedToEnd(namespace), 20_000, 'the finished jobs committed');
+    await eventually(() => deliveriesCommitted(namespace), 20_000, 'the finished jobs committed');
     await first.stop('SIGKILL');
 
     const second = await spawnDelivery(env);

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { CompressionCodec, ensureTopics, KafkaClient } from '@switchyard/kafka';
 import { deferred } from '../../../../test/support/deferred';
 import {
+  committedToEnd,
   eventually,
   freshNamespace,
   groupMember,
@@ -292,13 +293,8 @@ describe('ConsumeTransformProduce commits', () => {
           topic: input,
           messages: Array.from({ length: 6 }, (_, i) => ({ key: `user-${i}`, value: `"${round}-${i}"` })),
         });
-        const ends = await admin.fetchTopicOffsets(input);
         await eventually(
-          async () => {
-            const [committed] = await admin.fetchOffsets({ groupId: `${ns}.group`, topics: [input] });
-            const offsets = new Map(committed.partitions.map((p) => [p.partition, p.offset]));
-            return ends.every((p) => offsets.get(p.partition) === p.high);
-          },
+          () => committedToEnd(admin, `${ns}.group`, input),
           20_000,
           `round ${round}'s records committed`,
         );
