@@ -16,15 +16,12 @@ async function spawnDelivery(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
 describe('delivery process crashes and restarts', () => {
   const cleanups = new TestCleanups();
 
-  /** Whether delivery's group has committed the deliveries topic to its end. */
-  async function deliveriesCommitted(namespace: string): Promise<boolean> {
+  /** Tells whether delivery's group has committed the deliveries topic to its end, over one admin connection. */
+  async function commitWatcher(namespace: string): Promise<() => Promise<boolean>> {
     const admin = testKafka().admin();
     await admin.connect();
-    try {
-      return await committedToEnd(admin, `${namespace}.delivery`, topicNames(namespace).deliveries);
-    } finally {
-      await admin.disconnect();
-    }
+    cleanups.add(() => admin.disconnect());
+    return () => committedToEnd(admin, `${namespace}.delivery`, topicNames(namespace).deliveries);
   }
 
   it('delivers every job after a SIGKILL mid-flight (at-least-once, nothing lost)', async () => {
@@ -77,7 +74,8 @@ describe('delivery process crashes and restarts', () => {
     await hook.waitForRequests(jobs.length);
     expect(await service.stop('SIGTERM')).toBe(0);
 
-    expect(await deliveriesCommitted(namespace)).toBe(true);
+    const deliveriesCommitted = await commitWatcher(namespace);
+    expect(await deliveriesCommitted()).toBe(true);
     expect(hook.requests).toHaveLength(jobs.length);
   });
 
@@ -94,7 +92,8 @@ describe('delivery process crashes and restarts', () => {
     cleanups.add(() => producer.close());
     await producer.send(...jobs);
     await hook.waitForRequests(jobs.length);
-    await eventually(() => deliveriesCommitted(namespace), 20_000, 'the finished jobs committed');
+    const deliveriesCommitted = await commitWatcher(namespace);
+    await eventually(deliveriesCommitted, 20_000, 'the finished jobs committed');
     await first.stop('SIGKILL');
 
     const second = await spawnDelivery(env);
