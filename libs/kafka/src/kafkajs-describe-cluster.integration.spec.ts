@@ -1,5 +1,6 @@
-import { eventually, freshNamespace, testBrokers } from '../../../test/support/kafka-test-kit';
+import { eventually, freshNamespace, testBrokers, testKafka } from '../../../test/support/kafka-test-kit';
 import { rawTestKafka } from './testing';
+import { ensureTopics } from './topic-admin';
 
 /**
  * patches/kafkajs+2.2.4.patch, admin side: describeCluster (every service's broker probe, twice a
@@ -58,7 +59,9 @@ describe('the patched kafkajs describeCluster', () => {
     await admin.connect();
     try {
       const topic = `${freshNamespace('describe-once')}.t`;
-      await admin.createTopics({ topics: [{ topic, numPartitions: 2 }] });
+      // kafkajs's own wait for leaders fails when the broker does not know the new topic yet;
+      // the services' creation waits that out.
+      await ensureTopics(testKafka(), [{ topic, numPartitions: 2 }]);
       metadataRequests = 0;
       const { brokers } = await admin.describeCluster();
       expect(brokers.length).toBeGreaterThan(0);

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Consumer, Producer } from 'kafkajs';
-import { eventually, freshNamespace, testBrokers } from '../../../test/support/kafka-test-kit';
+import { eventually, freshNamespace, testBrokers, testKafka } from '../../../test/support/kafka-test-kit';
 import { rawTestKafka } from './testing';
+import { ensureTopics } from './topic-admin';
 
 /**
  * patches/kafkajs+2.2.4.patch, incremental fetch sessions: a consumer names only the partitions
@@ -50,10 +51,11 @@ describe('the patched kafkajs fetch session', () => {
     const kafka = rawTestKafka(testBrokers().split(','));
     const ns = freshNamespace('fetch-session');
     topics = Array.from({ length: TOPICS }, (_, i) => `${ns}.t${i}`);
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.createTopics({ topics: topics.map((topic) => ({ topic, numPartitions: PARTITIONS })) });
-    await admin.disconnect();
+    // kafkajs's own wait for leaders fails when the broker does not know a new topic yet.
+    await ensureTopics(
+      testKafka(),
+      topics.map((topic) => ({ topic, numPartitions: PARTITIONS })),
+    );
 
     producer = kafka.producer();
     await producer.connect();
