@@ -1,6 +1,9 @@
 import pino from 'pino';
 import type { KafkaClient } from './kafka-port';
 import { startKafka } from './kafka-startup';
+import { kafkajsGaveUpOn } from './testing';
+
+const LEADER_NOT_AVAILABLE = 5;
 
 /** A client whose admin's `connect` fails with each of `failures` in turn, then succeeds. */
 function clientFailing(failures: Error[]) {
@@ -33,23 +36,40 @@ const brokersAway = () =>
     }),
   });
 
+/** Starts with no topics against `kafka`: what it logged, and how often it connected its clients. */
+async function startLogging(kafka: KafkaClient) {
+  const { lines, logger } = capture();
+  const connect = jest.fn(async () => undefined);
+  await startKafka({
+    kafka,
+    connection: { brokers: ['127.0.0.1:9092'] },
+    topics: [],
+    policy: { create: true },
+    connect,
+    logger,
+  });
+  return {
+    logged: lines.map((l) => [pino.levels.labels[l.level], l.msg]),
+    connects: connect.mock.calls.length,
+  };
+}
+
 describe('startKafka', () => {
-  it('waits for brokers that are away, saying so once, then connects', async () => {
-    const { kafka, attempts } = clientFailing([brokersAway(), brokersAway(), brokersAway()]);
-    const { lines, logger } = capture();
-    const connect = jest.fn(async () => undefined);
-    await startKafka({
-      kafka,
-      connection: { brokers: ['127.0.0.1:9092'] },
-      topics: [],
-      policy: { create: true },
-      connect,
-      logger,
-    });
-    expect(attempts.connect).toBeGreaterThan(3);
-    expect(connect).toHaveBeenCalledTimes(1);
-    expect(lines.map((l) => [pino.levels.labels[l.level], l.msg])).toEqual([
-      ['warn', 'Kafka brokers do not answer; waiting for them before serving'],
+  it.each([
+    ['brokers that are away', brokersAway, 'Kafka brokers do not answer; waiting for them before serving'],
+    [
+      'a cluster that answers but is still electing leaders',
+      () => kafkajsGaveUpOn(LEADER_NOT_AVAILABLE),
+      'Kafka brokers are not ready yet; waiting for them before serving',
+    ],
+  ])('waits for %s, saying so once, then connects', async (_, failure, warning) => {
+    const { kafka, attempts } = clientFailing([failure(), failure()]);
+    const { logged, connects } = await startLogging(kafka);
+    // Two tries refused, then the third's connection check and its topic step.
+    expect(attempts.connect).toBe(4);
+    expect(connects).toBe(1);
+    expect(logged).toEqual([
+      ['warn', warning],
       ['info', 'Kafka brokers answer; starting'],
     ]);
   });

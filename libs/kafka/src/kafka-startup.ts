@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { checkKafkaConnection } from './connection-check';
 import { KAFKA_RETRY, KafkaConnection } from './kafka-client';
 import { KafkaClient } from './kafka-port';
-import { ensureTopics, TopicPolicy, TopicSpec } from './topic-admin';
+import { ensureTopics, isTransientKafkaError, TopicPolicy, TopicSpec } from './topic-admin';
 
 /** What a service asks of Kafka before it serves. */
 export interface KafkaStartup {
@@ -48,12 +48,9 @@ async function untilBrokersAnswer(step: () => Promise<void>, logger: Logger): Pr
       await step();
       break;
     } catch (error) {
-      if (!brokersAway(error)) throw error;
-      if (waitingSince === undefined)
-        logger.warn(
-          { reason: (error as Error).message },
-          'Kafka brokers do not answer; waiting for them before serving',
-        );
+      const waitingFor = whatToWaitFor(error);
+      if (waitingFor === undefined) throw error;
+      if (waitingSince === undefined) logger.warn({ reason: (error as Error).message }, waitingFor);
       waitingSince ??= Date.now();
       // Each try already spent the client's retries; the pause only keeps a fast failure from spinning.
       await new Promise((resolve) => setTimeout(resolve, KAFKA_RETRY.initialRetryTime));
@@ -66,11 +63,23 @@ async function untilBrokersAnswer(step: () => Promise<void>, logger: Logger): Pr
     );
 }
 
+/**
+ * The log line for what start-up waits out, or undefined for an error that waiting does not cure.
+ * A cluster that answers but is not ready yet (a broker electing the leaders of the partitions it
+ * just loaded, a new topic not yet known to every broker) is waited for as brokers that are away
+ * are, once ensureTopics' own retries have not seen it pass.
+ */
+function whatToWaitFor(error: unknown): string | undefined {
+  if (brokersAway(error)) return 'Kafka brokers do not answer; waiting for them before serving';
+  if (isTransientKafkaError(error)) return 'Kafka brokers are not ready yet; waiting for them before serving';
+  return undefined;
+}
+
 /** kafkajs's errors for a broker it cannot connect to, found anywhere in an error's chain of causes. */
 const CONNECTION_ERRORS = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError']);
 
 function brokersAway(error: unknown): boolean {
-  const e = error as { name?: string; cause?: unknown; originalError?: unknown } | undefined;
+  const e = error as { name?: string; cause?: unknown } | undefined;
   if (!e) return false;
-  return CONNECTION_ERRORS.has(e.name ?? '') || brokersAway(e.cause) || brokersAway(e.originalError);
+  return CONNECTION_ERRORS.has(e.name ?? '') || brokersAway(e.cause);
 }

@@ -45,7 +45,7 @@ export async function ensureTopics(
       } catch (error) {
         // Services start together on a fresh broker: a topic another one just created can be
         // unknown to the broker's metadata for a moment. That passes; anything else does not.
-        if (!isTransient(error) || Date.now() > deadline) throw error;
+        if (!isTransientKafkaError(error) || Date.now() > deadline) throw error;
       }
       if (Date.now() > deadline)
         throw new Error(
@@ -133,7 +133,7 @@ export async function retryTransient<T>(step: () => Promise<T>, timeoutMs = 30_0
     try {
       return await step();
     } catch (error) {
-      if (!isTransient(error) || Date.now() > deadline) throw error;
+      if (!isTransientKafkaError(error) || Date.now() > deadline) throw error;
       await sleep(200);
     }
   }
@@ -147,17 +147,20 @@ const TRANSIENT = new Set([
   'REQUEST_TIMED_OUT',
 ]);
 
+/**
+ * Whether kafkajs's error, or one in its chain, is of this protocol type. kafkajs wraps what its
+ * retries gave up on in a non-retriable error whose `cause` holds the broker's answer (a leader
+ * election on a broker still loading its partitions, say), and a call over several topics or
+ * brokers collects theirs in `errors`.
+ */
 function hasType(error: unknown, type: string): boolean {
-  const e = error as { type?: string; originalError?: unknown; errors?: unknown[] } | undefined;
+  const e = error as { type?: string; cause?: unknown; errors?: unknown[] } | undefined;
   if (!e) return false;
-  return (
-    e.type === type ||
-    hasType(e.originalError, type) ||
-    (e.errors ?? []).some((inner) => hasType(inner, type))
-  );
+  return e.type === type || hasType(e.cause, type) || (e.errors ?? []).some((inner) => hasType(inner, type));
 }
 
-function isTransient(error: unknown): boolean {
+/** Whether the brokers answered with something that passes by itself, so the step is worth trying again. */
+export function isTransientKafkaError(error: unknown): boolean {
   return (
     [...TRANSIENT].some((type) => hasType(error, type)) ||
     (error as { retriable?: boolean }).retriable === true
