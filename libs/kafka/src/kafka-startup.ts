@@ -41,26 +41,32 @@ export async function startKafka({
   await connect();
 }
 
-async function untilBrokersAnswer(step: () => Promise<void>, logger: Logger): Promise<void> {
+/**
+ * Runs `step` again, for as long as it takes, while it fails because the brokers are away or not
+ * ready; any other failure is thrown. With a logger the wait is told once at warn and its end at
+ * info. A start-up step that runs beside the service's own (startKafka) passes none: the
+ * service tells the wait once.
+ */
+export async function untilBrokersAnswer<T>(step: () => Promise<T>, logger?: Logger): Promise<T> {
   let waitingSince: number | undefined;
   for (;;) {
     try {
-      await step();
-      break;
+      const answer = await step();
+      if (waitingSince !== undefined)
+        logger?.info(
+          { waitedSeconds: Math.round((Date.now() - waitingSince) / 1000) },
+          'Kafka brokers answer; starting',
+        );
+      return answer;
     } catch (error) {
       const waitingFor = whatToWaitFor(error);
       if (waitingFor === undefined) throw error;
-      if (waitingSince === undefined) logger.warn({ reason: (error as Error).message }, waitingFor);
+      if (waitingSince === undefined) logger?.warn({ reason: (error as Error).message }, waitingFor);
       waitingSince ??= Date.now();
       // Each try already spent the client's retries; the pause only keeps a fast failure from spinning.
       await new Promise((resolve) => setTimeout(resolve, KAFKA_RETRY.initialRetryTime));
     }
   }
-  if (waitingSince !== undefined)
-    logger.info(
-      { waitedSeconds: Math.round((Date.now() - waitingSince) / 1000) },
-      'Kafka brokers answer; starting',
-    );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ConsumerRestarter } from './consumer-restarter';
+import { untilBrokersAnswer } from './kafka-startup';
 import { KafkaClient, KafkaConsumer, KafkaRecord } from './kafka-port';
 import { retryTransient } from './topic-admin';
 
@@ -43,9 +44,13 @@ export class TopicReplica {
     return this.startEnds !== undefined && this.reached(this.startEnds);
   }
 
-  /** Starts reading; resolves once the records the topic held at start have been handed over. */
+  /**
+   * Starts reading; resolves once the records the topic held at start have been handed over. A
+   * replica starts beside its service's Kafka start-up, so it waits as that does for brokers that
+   * are away, for as long as they are.
+   */
   async start(): Promise<void> {
-    this.startEnds = await this.ends();
+    this.startEnds = await untilBrokersAnswer(() => this.ends());
     const consumer = this.kafka.consumer({
       groupId: this.groupId,
       maxWaitTimeInMs: this.maxWaitTimeInMs,

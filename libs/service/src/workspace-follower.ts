@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { TopicNames, topicTable } from '@switchyard/contracts';
 import { TopicSettings, topicPolicy, topicSpecs } from '@switchyard/config';
-import { ensureTopics, KafkaClient } from '@switchyard/kafka';
+import { ensureTopics, KafkaClient, untilBrokersAnswer } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { WorkspaceTopic } from '@switchyard/workspace';
 import { KAFKA_CLIENT, TOPICS } from './service.tokens';
@@ -12,7 +12,8 @@ export const WORKSPACE_TOPIC_SETTINGS = Symbol('WORKSPACE_TOPIC_SETTINGS');
  * Keeps a service's workspace in step with the workspace topic: reads it whole before the
  * service serves (start-up waits for it, and readiness says so), then applies each change as it
  * arrives. The topic is made sure of here too, since the service's other start-up steps run
- * beside this one.
+ * beside this one; like them it waits for brokers that are away, for as long as they are (the
+ * service's own Kafka start-up tells the wait).
  */
 @Injectable()
 export class WorkspaceFollower implements OnModuleInit, BeforeApplicationShutdown {
@@ -28,7 +29,9 @@ export class WorkspaceFollower implements OnModuleInit, BeforeApplicationShutdow
 
   async onModuleInit(): Promise<void> {
     const row = topicTable(this.topics, 0).filter((t) => t.name === this.topics.workspace);
-    await ensureTopics(this.kafka, topicSpecs(row, this.settings), topicPolicy(this.settings));
+    await untilBrokersAnswer(() =>
+      ensureTopics(this.kafka, topicSpecs(row, this.settings), topicPolicy(this.settings)),
+    );
     await this.workspace.follow(this.kafka, this.topics.workspace);
   }
 

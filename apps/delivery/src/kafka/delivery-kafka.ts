@@ -7,7 +7,7 @@ import {
   ConsumerLagMonitor,
   exportConsumerLag,
   KafkaClient,
-  retryTransient,
+  untilBrokersAnswer,
 } from '@switchyard/kafka';
 import { Readiness } from '@switchyard/telemetry';
 import { systemClock } from '../clock';
@@ -87,7 +87,8 @@ export class DeliveryKafka implements OnModuleInit, BeforeApplicationShutdown {
       );
     configureMetrics();
     this.stopConfiguringMetrics = this.workspace.onChange(configureMetrics);
-    await retryTransient(() => this.consumer.start());
+    // Beside the producer's Kafka start-up, which tells the wait for brokers that are away.
+    await untilBrokersAnswer(() => this.consumer.start());
     await this.probe.start();
     readLiveStateFrom({
       destinations: () => this.workspace.config.destinations,
