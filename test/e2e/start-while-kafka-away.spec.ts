@@ -31,12 +31,7 @@ describe('services started while Kafka is away', () => {
     const env = { ...topicModeEnv('kafka-away'), KAFKA_BROKERS: kafka.brokers, LOG_LEVEL: 'info' };
     const launchedAt = Date.now();
     for (const name of SERVICES) services.push(ServiceProcess.launch(name, await freePort(), env));
-    const noneExited = () => {
-      for (const service of services) {
-        const exit = service.child.exitCode ?? service.child.signalCode;
-        if (exit !== null) throw new Error(`${service.name} exited with ${exit}:\n${service.tail()}`);
-      }
-    };
+    const noneExited = () => services.forEach((service) => service.throwIfExited());
 
     // Told once the client's retries are spent: every start-up step has failed at least once by then.
     await eventually(

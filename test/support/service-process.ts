@@ -135,11 +135,16 @@ export class ServiceProcess {
     return this.output.text.split('\n').slice(-lines).join('\n');
   }
 
+  /** Throws, with the process's last lines, if it has exited. */
+  throwIfExited(): void {
+    const exit = this.child.exitCode ?? this.child.signalCode;
+    if (exit !== null) throw new Error(`${this.name} exited with ${exit}:\n${this.tail()}`);
+  }
+
   async ready(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const exit = this.child.exitCode ?? this.child.signalCode;
-      if (exit !== null) throw new Error(`${this.name} exited with ${exit}:\n${this.tail()}`);
+      this.throwIfExited();
       try {
         if ((await fetch(`${this.url}/health/ready`)).ok) return;
       } catch {
