@@ -1,15 +1,34 @@
 import { describeTimeline, KafkaOutage, OutageRun } from '../support/kafka-outage';
+import { topicModeEnv } from '../support/management-api';
 import { SERVICES } from '../support/pipeline-processes';
+import { freePort, ServiceProcess } from '../support/service-process';
+
+const WAITING = 'Kafka brokers do not answer; waiting for them before serving';
+const STARTING = 'Kafka brokers answer; starting';
 
 /**
- * The only broker dies under load and stays down for over a minute, long enough for every
- * client's retry backoff to reach its ceiling; the router is rolled meanwhile and so starts while
- * Kafka is away. When the broker is back, each service must write and read again on its own, and
- * its readiness must have said the truth throughout. The moments are printed (bench/README.md
- * has the figures from `npm run bench:outage`); only their order is asserted.
+ * The only broker dies under load and is away for over a minute (down 35 s, then at least the 30 s
+ * its restart takes to register again: KafkaOutage's `downMs`), long enough for every
+ * client's retry backoff to reach its ceiling, and for a start-up step's own retries of the
+ * client's on top. The router is rolled meanwhile and so starts while Kafka is away. So do four
+ * more services that follow the workspace topic (as every service does without a workspace file),
+ * launched as the broker dies, in a namespace of their own. When the broker is back, each service
+ * must write and read again on its own, and its readiness must have said the truth throughout.
+ * The moments are printed (bench/README.md has the figures from `npm run bench:outage`); only
+ * their order is asserted.
  */
 describe('Kafka comes back after a long outage', () => {
-  const outage = new KafkaOutage({ downMs: 65_000, restartWhileDown: 'router', label: 'outage' });
+  const startedWhileAway: ServiceProcess[] = [];
+  const outage = new KafkaOutage({
+    downMs: 35_000,
+    restartWhileDown: 'router',
+    label: 'outage',
+    whenBrokerKilled: async (brokers) => {
+      const env = { ...topicModeEnv('outage-topic-mode'), KAFKA_BROKERS: brokers, LOG_LEVEL: 'info' };
+      for (const name of ['ingest', 'router', 'delivery', 'console'] as const)
+        startedWhileAway.push(ServiceProcess.launch(name, await freePort(), env));
+    },
+  });
   let run: OutageRun;
 
   beforeAll(async () => {
@@ -23,7 +42,10 @@ describe('Kafka comes back after a long outage', () => {
   }, 420_000);
 
   // Past ServiceProcess.stop's report of a service slow to exit, so a stuck one is named.
-  afterAll(() => outage.stop(), 120_000);
+  afterAll(async () => {
+    await Promise.all(startedWhileAway.map((service) => service.stop()));
+    await outage.stop();
+  }, 120_000);
 
   it('acknowledges no call while the broker is down', () => {
     const { killedAt, brokerStartedAt } = run.timeline;
@@ -79,9 +101,18 @@ describe('Kafka comes back after a long outage', () => {
       expect(back.every((l) => l.level === info && typeof l.outageSeconds === 'number')).toBe(true);
     }
     // The router, started while the broker was away, waited for it instead of exiting.
-    expect(lines('router', 'Kafka brokers do not answer; waiting for them before serving')).toHaveLength(1);
-    expect(lines('router', 'Kafka brokers answer; starting')).toHaveLength(1);
+    expect(lines('router', WAITING)).toHaveLength(1);
+    expect(lines('router', STARTING)).toHaveLength(1);
   });
+
+  it('lets services that follow the workspace topic, started while it is away, wait and then serve', async () => {
+    // ready() fails at once for a service that exited, which is what waiting must prevent.
+    await Promise.all(startedWhileAway.map((service) => service.ready(120_000)));
+    for (const service of startedWhileAway) {
+      expect(service.tail(Infinity)).toContain(WAITING);
+      expect(service.tail(Infinity)).toContain(STARTING);
+    }
+  }, 150_000);
 
   it('loses no acknowledged event', () => {
     expect(run.calls.filter((c) => c.status === 200).length).toBeGreaterThan(0);

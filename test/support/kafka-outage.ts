@@ -63,10 +63,17 @@ function logLines(output: string): LogLine[] {
 }
 
 export interface OutageOptions {
-  /** How long the broker stays down: long enough for every client's backoff to have grown. */
+  /**
+   * How long the broker process stays down: long enough for every client's backoff to have grown.
+   * Clients find no broker for longer: a lone broker started again after a SIGKILL answers only once
+   * the session its killed self held has expired, at least 30 s after its start
+   * (BROKER_SESSION_TIMEOUT_MS in scripts/kafka/lib.sh).
+   */
   downMs: number;
   /** A service stopped and started again while the broker is away, as a rolled pod would be. */
   restartWhileDown?: ServiceName;
+  /** Called as soon as the broker is killed, with its address, which it keeps when it comes back. */
+  whenBrokerKilled?: (brokers: string) => Promise<void>;
   label: string;
 }
 
@@ -137,6 +144,7 @@ export class KafkaOutage {
       await after(2_000);
       await broker.kill(1);
       const killedAt = Date.now();
+      await this.options.whenBrokerKilled?.(broker.brokers);
       const allUnready = await eventually(
         () => this.samples.find((s) => s.at > killedAt && SERVICES.every((n) => s[n] !== 200)),
         30_000,
