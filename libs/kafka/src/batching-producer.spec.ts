@@ -16,12 +16,13 @@ function fakeProducer() {
 }
 
 const record = (topic: string, key: string) => ({ topic, key, value: key });
-/**
- * Lets the producer act: first the immediates queued before this call (an idle producer's
- * dispatch), then the timers due within 5 ms (a linger). A plain 5 ms timer could fire first on a
- * loaded machine, since the event loop runs due timers before immediates.
- */
-const tick = () => new Promise((resolve) => setImmediate(() => setTimeout(resolve, 5)));
+/** Lets the producer act: its dispatch at the end of an event-loop turn, and what follows at once. */
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+// The clock is fake and moves only where a test advances it: whatever is sent before was sent
+// without waiting for a timer, and no linger or timeout ends early on a loaded machine.
+beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+afterEach(() => jest.useRealTimers());
 
 describe('BatchingProducer', () => {
   it('gathers concurrent sends into one sendBatch with acks = all, grouped by topic', async () => {
@@ -34,7 +35,7 @@ describe('BatchingProducer', () => {
       compression: 0,
     });
     const sends = [batching.send([record('a', '1')]), batching.send([record('b', '2'), record('a', '3')])];
-    await tick();
+    await endOfTurn();
     expect(calls).toHaveLength(1);
     expect(calls[0].batch.acks).toBe(-1);
     expect(calls[0].batch.topicMessages?.map((t) => [t.topic, t.messages.map((m) => m.key)])).toEqual([
@@ -55,7 +56,7 @@ describe('BatchingProducer', () => {
       compression: 0,
     });
     const send = batching.send([record('a', '1')]);
-    await tick();
+    await endOfTurn();
     calls[0].settle(new Error('broker down'));
     await expect(send).rejects.toThrow('broker down');
   });
@@ -75,7 +76,7 @@ describe('BatchingProducer', () => {
     expect(calls).toHaveLength(1);
     calls[0].settle();
     await first;
-    await tick();
+    await endOfTurn();
     expect(calls).toHaveLength(2);
     calls[1].settle();
     await second;
@@ -99,7 +100,7 @@ describe('BatchingProducer', () => {
       batching.send([big('3')]),
       batching.send([big('4'), big('5'), big('6')]),
     ];
-    await tick();
+    await endOfTurn();
     expect(calls.map((c) => c.batch.topicMessages?.[0].messages.map((m) => m.key))).toEqual([
       ['1', '2'],
       ['3'],
@@ -119,13 +120,13 @@ describe('BatchingProducer', () => {
       compression: CompressionCodec.ZSTD,
     });
     const small = batching.send([record('a', 'small')]);
-    await tick();
+    await endOfTurn();
     calls[0].settle();
     await small;
     const large = batching.send([
       { topic: 'a', key: 'large', value: 'x'.repeat(MIN_COMPRESSED_BATCH_BYTES) },
     ]);
-    await tick();
+    await endOfTurn();
     calls[1].settle();
     await large;
     expect(calls.map((c) => c.batch.compression)).toEqual([CompressionCodec.None, CompressionCodec.ZSTD]);
@@ -142,7 +143,7 @@ describe('BatchingProducer', () => {
       minCompressedBytes: 0,
     });
     const small = batching.send([record('a', 'small')]);
-    await tick();
+    await endOfTurn();
     calls[0].settle();
     await small;
     expect(calls[0].batch.compression).toBe(CompressionCodec.ZSTD);
@@ -150,11 +151,6 @@ describe('BatchingProducer', () => {
 });
 
 describe('BatchingProducer when idle and when busy', () => {
-  // The clock is fake and never advanced: whatever is sent was sent without waiting for a timer.
-  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
-  afterEach(() => jest.useRealTimers());
-
-  const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
   const keysOf = (call: { batch: ProduceRequest }) =>
     call.batch.topicMessages!.flatMap((t) => t.messages.map((m) => m.key));
   const options = {
@@ -252,8 +248,9 @@ describe('BatchingProducer with a timeout', () => {
     const { producer, calls } = fakeProducer();
     const batching = new BatchingProducer(producer, options);
     const onTheWire = batching.send([record('a', 'sent')]);
-    await tick();
+    await endOfTurn();
     const waiting = batching.send([record('a', 'waiting')]);
+    jest.advanceTimersByTime(options.timeoutMs);
     const [wire, withdrawn] = await Promise.allSettled([onTheWire, waiting]);
     expect(wire).toMatchObject({
       status: 'rejected',
@@ -274,10 +271,12 @@ describe('BatchingProducer with a timeout', () => {
     const { producer, calls } = fakeProducer();
     const batching = new BatchingProducer(producer, options);
     const quick = batching.send([record('a', '1')]);
-    await tick();
+    await endOfTurn();
     calls[0].settle();
     await expect(quick).resolves.toBeUndefined();
     const late = batching.send([record('a', '2')]);
+    await endOfTurn();
+    jest.advanceTimersByTime(options.timeoutMs);
     await expect(late).rejects.toThrow(/did not acknowledge within 20 ms/);
     calls[1].settle(new Error('broker down'));
     await batching.drain();
@@ -288,6 +287,8 @@ describe('BatchingProducer with a timeout', () => {
     const lines: Array<{ level: number; producer?: string; client?: string }> = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
     let now = 0;
+    // A send while another is in flight lingers, here for 0 ms, which a timer takes as 1 ms.
+    const endLinger = () => jest.advanceTimersByTime(1);
     const batching = new BatchingProducer(
       producer,
       { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e6, maxInFlight: 4, compression: 0 },
@@ -295,13 +296,13 @@ describe('BatchingProducer with a timeout', () => {
       () => now,
     );
     const first = batching.send([record('a', '1')]);
-    await tick();
+    await endOfTurn();
     expect(batching.writing).toBe(true);
     now = STUCK_SEND_MS + 1;
     expect(batching.writing).toBe(false);
 
     const second = batching.send([record('a', '2')]);
-    await tick();
+    endLinger();
     calls[0].settle(new Error('Connection error'));
     calls[1].settle(new Error('Connection error'));
     await expect(first).rejects.toThrow('Connection error');
@@ -309,9 +310,9 @@ describe('BatchingProducer with a timeout', () => {
     expect(batching.writing).toBe(true);
 
     const third = batching.send([record('a', '3')]);
-    await tick();
+    await endOfTurn();
     const straggler = batching.send([record('a', '4')]);
-    await tick();
+    endLinger();
     now += 10;
     calls[2].settle();
     await third;
