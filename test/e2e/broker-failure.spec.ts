@@ -30,6 +30,31 @@ function deliveryReport(receiver: WebhookReceiver, outcomes: CallOutcome[]) {
   };
 }
 
+/**
+ * Waits until every call ingest acknowledged has its event at the receiver (or gives up after
+ * 240 s), prints what arrived under `heading` for the issue notes, with the services' last lines
+ * if any is missing, and returns the report for the test to judge.
+ */
+async function awaitDeliveries(
+  receiver: WebhookReceiver,
+  outcomes: CallOutcome[],
+  pipeline: PipelineProcesses,
+  heading: string,
+) {
+  await eventually(
+    () => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0,
+    240_000,
+    'every acknowledged event at the receiver',
+  ).catch(() => undefined);
+  const report = deliveryReport(receiver, outcomes);
+  console.log(
+    heading,
+    JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }),
+  );
+  if (report.missingAmongAcknowledged.length > 0) console.log(pipeline.tails());
+  return report;
+}
+
 /** The brokers and the pipeline a describe block starts, stopped after its tests. */
 function stoppedAfterAll(): { kafka?: LocalKafka; pipeline?: PipelineProcesses } {
   const started: { kafka?: LocalKafka; pipeline?: PipelineProcesses } = {};
@@ -103,18 +128,13 @@ describe('a broker dies', () => {
       });
 
       const acked = outcomes.filter((o) => o.status === 200);
-      await eventually(
-        () => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0,
-        240_000,
-        'every acknowledged event at the receiver',
-      ).catch(() => undefined);
-      const report = deliveryReport(receiver, outcomes);
-      console.log(
-        `one broker of three SIGKILLed (node ${victim}) after ${Math.floor(total / 3)} answers:`,
-        JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }),
-        `longest gap with no 200 after the kill: ${longestGapWithout200(outcomes, killedAt)} ms`,
+      const report = await awaitDeliveries(
+        receiver,
+        outcomes,
+        pipeline,
+        `one broker of three SIGKILLed (node ${victim}) after ${Math.floor(total / 3)} answers ` +
+          `(longest gap with no 200 after the kill: ${longestGapWithout200(outcomes, killedAt)} ms):`,
       );
-      if (report.missingAmongAcknowledged.length > 0) console.log(pipeline.tails());
       expect(report.missingAmongAcknowledged).toEqual([]);
       expect(acked.length).toBeGreaterThan(total / 2);
       // At-least-once allows a few: what was in flight at the kill. Consumers that went back to
@@ -276,17 +296,12 @@ describe('a broker dies', () => {
       }
 
       const outcomes = [...before, ...during, ...after];
-      await eventually(
-        () => deliveryReport(receiver, outcomes).missingAmongAcknowledged.length === 0,
-        240_000,
-        'every acknowledged event at the receiver',
-      ).catch(() => undefined);
-      const report = deliveryReport(receiver, outcomes);
-      console.log(
+      const report = await awaitDeliveries(
+        receiver,
+        outcomes,
+        pipeline,
         `the only broker SIGKILLed and restarted (${mode}):`,
-        JSON.stringify({ ...report, missingAmongAcknowledged: report.missingAmongAcknowledged.length }),
       );
-      if (report.missingAmongAcknowledged.length > 0) console.log(pipeline.tails());
       expect(report.missingAmongAcknowledged).toEqual([]);
     }, 420_000);
   });
