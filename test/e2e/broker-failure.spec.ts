@@ -32,7 +32,7 @@ function deliveryReport(receiver: WebhookReceiver, outcomes: CallOutcome[]) {
 
 /**
  * Waits until every call ingest acknowledged has its event at the receiver (or gives up after
- * 240 s), prints what arrived under `heading` for the issue notes, with the services' last lines
+ * 240 s), prints what arrived under `heading` as the run's record, with the services' last lines
  * if any is missing, and returns the report for the test to judge.
  */
 async function awaitDeliveries(
@@ -68,7 +68,7 @@ function stoppedAfterAll(): { kafka?: LocalKafka; pipeline?: PipelineProcesses }
 /**
  * Brokers die under Switchyard. Every broker here is the suite's own (scripts/kafka/kafka.sh
  * cluster, in a temporary dir on free ports), never the shared test broker. The counts are
- * printed for the issue notes; timing is printed, never asserted.
+ * printed as the run's record; timing is printed, never asserted.
  */
 describe('a broker dies', () => {
   let receiver: WebhookReceiver;

@@ -136,7 +136,7 @@ export class ServiceProcess {
   }
 
   /** Throws, with the process's last lines, if it has exited. */
-  throwIfExited(): void {
+  private throwIfExited(): void {
     const exit = this.child.exitCode ?? this.child.signalCode;
     if (exit !== null) throw new Error(`${this.name} exited with ${exit}:\n${this.tail()}`);
   }

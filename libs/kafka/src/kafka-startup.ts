@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import { checkKafkaConnection } from './connection-check';
 import { KAFKA_RETRY, KafkaConnection } from './kafka-client';
 import { KafkaClient } from './kafka-port';
-import { ensureTopics, isTransientKafkaError, TopicPolicy, TopicSpec } from './topic-admin';
+import { isBrokersAwayError, isTransientKafkaError } from './kafka-errors';
+import { ensureTopics, TopicPolicy, TopicSpec } from './topic-admin';
 
 /** What a service asks of Kafka before it serves. */
 export interface KafkaStartup {
@@ -76,16 +77,7 @@ export async function untilBrokersAnswer<T>(step: () => Promise<T>, logger?: Log
  * are, once ensureTopics' own retries have not seen it pass.
  */
 function whatToWaitFor(error: unknown): string | undefined {
-  if (brokersAway(error)) return 'Kafka brokers do not answer; waiting for them before serving';
+  if (isBrokersAwayError(error)) return 'Kafka brokers do not answer; waiting for them before serving';
   if (isTransientKafkaError(error)) return 'Kafka brokers are not ready yet; waiting for them before serving';
   return undefined;
-}
-
-/** kafkajs's errors for a broker it cannot connect to, found anywhere in an error's chain of causes. */
-const CONNECTION_ERRORS = new Set(['KafkaJSConnectionError', 'KafkaJSConnectionClosedError']);
-
-function brokersAway(error: unknown): boolean {
-  const e = error as { name?: string; cause?: unknown } | undefined;
-  if (!e) return false;
-  return CONNECTION_ERRORS.has(e.name ?? '') || brokersAway(e.cause);
 }

@@ -1,3 +1,4 @@
+import { hasKafkaErrorType, isTransientKafkaError } from './kafka-errors';
 import { KafkaAdmin, KafkaClient, TopicCreation } from './kafka-port';
 
 export interface TopicSpec {
@@ -111,13 +112,16 @@ async function createMissing(
   try {
     await admin.createTopics({ topics: missing, waitForLeaders: true, timeout: timeoutMs });
   } catch (error) {
-    if (hasType(error, 'INVALID_REPLICATION_FACTOR')) {
+    if (hasKafkaErrorType(error, 'INVALID_REPLICATION_FACTOR')) {
       throw new Error(
         `cannot create topics with replication factor ${policy.replicationFactor ?? "the broker's default"}: the cluster has fewer live brokers; lower KAFKA_REPLICATION_FACTOR (or the broker's default.replication.factor)`,
       );
     }
     // Another service may have created the same topic a moment earlier.
-    if (!/already exists/i.test(String((error as Error).message)) && !hasType(error, 'TOPIC_ALREADY_EXISTS'))
+    if (
+      !/already exists/i.test(String((error as Error).message)) &&
+      !hasKafkaErrorType(error, 'TOPIC_ALREADY_EXISTS')
+    )
       throw error;
   }
 }
@@ -137,32 +141,4 @@ export async function retryTransient<T>(step: () => Promise<T>, timeoutMs = 30_0
       await sleep(200);
     }
   }
-}
-
-const TRANSIENT = new Set([
-  'UNKNOWN_TOPIC_OR_PARTITION',
-  'LEADER_NOT_AVAILABLE',
-  'NOT_LEADER_FOR_PARTITION',
-  'NOT_CONTROLLER',
-  'REQUEST_TIMED_OUT',
-]);
-
-/**
- * Whether kafkajs's error, or one in its chain, is of this protocol type. kafkajs wraps what its
- * retries gave up on in a non-retriable error whose `cause` holds the broker's answer (a leader
- * election on a broker still loading its partitions, say), and a call over several topics or
- * brokers collects theirs in `errors`.
- */
-function hasType(error: unknown, type: string): boolean {
-  const e = error as { type?: string; cause?: unknown; errors?: unknown[] } | undefined;
-  if (!e) return false;
-  return e.type === type || hasType(e.cause, type) || (e.errors ?? []).some((inner) => hasType(inner, type));
-}
-
-/** Whether the brokers answered with something that passes by itself, so the step is worth trying again. */
-export function isTransientKafkaError(error: unknown): boolean {
-  return (
-    [...TRANSIENT].some((type) => hasType(error, type)) ||
-    (error as { retriable?: boolean }).retriable === true
-  );
 }
