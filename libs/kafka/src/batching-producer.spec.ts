@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { CompressionCodec, KafkaProducer, ProduceRequest } from './kafka-port';
-import { BatchingProducer, STUCK_SEND_MS } from './batching-producer';
+import { BatchingProducer, BatchingProducerOptions, STUCK_SEND_MS } from './batching-producer';
 import { MIN_COMPRESSED_BATCH_BYTES } from './compression';
 
 /** A stand-in producer whose sendBatch calls the test settles by hand. */
@@ -15,6 +15,21 @@ function fakeProducer() {
   return { producer, calls };
 }
 
+/** Options that batch nothing on their own: each test names what its case turns on. */
+const UNBATCHED: BatchingProducerOptions = {
+  lingerMs: 0,
+  maxBatchRecords: 100,
+  maxBatchBytes: 1e6,
+  maxInFlight: 1,
+  compression: CompressionCodec.None,
+};
+
+/** A BatchingProducer over a fake producer, with UNBATCHED but for `options`. */
+function batchingWith(options: Partial<BatchingProducerOptions>) {
+  const { producer, calls } = fakeProducer();
+  return { batching: new BatchingProducer(producer, { ...UNBATCHED, ...options }), calls };
+}
+
 const record = (topic: string, key: string) => ({ topic, key, value: key });
 /** Lets the producer act: its dispatch at the end of an event-loop turn, and what follows at once. */
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -26,14 +41,7 @@ afterEach(() => jest.useRealTimers());
 
 describe('BatchingProducer', () => {
   it('gathers concurrent sends into one sendBatch with acks = all, grouped by topic', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, {
-      lingerMs: 1,
-      maxBatchRecords: 100,
-      maxBatchBytes: 1e6,
-      maxInFlight: 2,
-      compression: 0,
-    });
+    const { batching, calls } = batchingWith({ lingerMs: 1, maxInFlight: 2 });
     const sends = [batching.send([record('a', '1')]), batching.send([record('b', '2'), record('a', '3')])];
     await endOfTurn();
     expect(calls).toHaveLength(1);
@@ -47,14 +55,7 @@ describe('BatchingProducer', () => {
   });
 
   it('rejects every caller of a failed batch', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, {
-      lingerMs: 0,
-      maxBatchRecords: 100,
-      maxBatchBytes: 1e6,
-      maxInFlight: 1,
-      compression: 0,
-    });
+    const { batching, calls } = batchingWith({});
     const send = batching.send([record('a', '1')]);
     await endOfTurn();
     calls[0].settle(new Error('broker down'));
@@ -62,14 +63,7 @@ describe('BatchingProducer', () => {
   });
 
   it('sends at once when the batch is full, and holds later records while maxInFlight is reached', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, {
-      lingerMs: 1000,
-      maxBatchRecords: 2,
-      maxBatchBytes: 1e6,
-      maxInFlight: 1,
-      compression: 0,
-    });
+    const { batching, calls } = batchingWith({ lingerMs: 1000, maxBatchRecords: 2 });
     const first = batching.send([record('a', '1'), record('a', '2')]);
     expect(calls).toHaveLength(1);
     const second = batching.send([record('a', '3'), record('a', '4')]);
@@ -85,14 +79,7 @@ describe('BatchingProducer', () => {
   });
 
   it('keeps each sendBatch under the byte bound, one caller whole, so the broker never sees an oversize batch', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, {
-      lingerMs: 1,
-      maxBatchRecords: 100,
-      maxBatchBytes: 1000,
-      maxInFlight: 4,
-      compression: 0,
-    });
+    const { batching, calls } = batchingWith({ lingerMs: 1, maxBatchBytes: 1000, maxInFlight: 4 });
     const big = (key: string) => ({ topic: 'a', key, value: 'x'.repeat(400) });
     const sends = [
       batching.send([big('1')]),
@@ -111,14 +98,7 @@ describe('BatchingProducer', () => {
   });
 
   it('compresses only batches large enough to repay the fixed cost', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, {
-      lingerMs: 0,
-      maxBatchRecords: 100,
-      maxBatchBytes: 1e7,
-      maxInFlight: 1,
-      compression: CompressionCodec.ZSTD,
-    });
+    const { batching, calls } = batchingWith({ maxBatchBytes: 1e7, compression: CompressionCodec.ZSTD });
     const small = batching.send([record('a', 'small')]);
     await endOfTurn();
     calls[0].settle();
@@ -133,12 +113,8 @@ describe('BatchingProducer', () => {
   });
 
   it('compresses smaller batches when told to', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, {
-      lingerMs: 0,
-      maxBatchRecords: 100,
+    const { batching, calls } = batchingWith({
       maxBatchBytes: 1e7,
-      maxInFlight: 1,
       compression: CompressionCodec.ZSTD,
       minCompressedBytes: 0,
     });
@@ -153,17 +129,10 @@ describe('BatchingProducer', () => {
 describe('BatchingProducer when idle and when busy', () => {
   const keysOf = (call: { batch: ProduceRequest }) =>
     call.batch.topicMessages!.flatMap((t) => t.messages.map((m) => m.key));
-  const options = {
-    lingerMs: 60_000,
-    maxBatchRecords: 100,
-    maxBatchBytes: 1e6,
-    maxInFlight: 1,
-    compression: CompressionCodec.None,
-  };
+  const options = { lingerMs: 60_000 };
 
   it('sends the single record of an idle producer at once, without a timer and without a second record', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, options);
+    const { batching, calls } = batchingWith(options);
     const sent = batching.send([record('a', 'only')]);
     await endOfTurn();
     expect(calls.map(keysOf)).toEqual([['only']]);
@@ -173,8 +142,7 @@ describe('BatchingProducer when idle and when busy', () => {
   });
 
   it('gathers what callers hand over in one event-loop turn into one request', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, options);
+    const { batching, calls } = batchingWith(options);
     const sends = [batching.send([record('a', '1')]), batching.send([record('a', '2'), record('a', '3')])];
     await endOfTurn();
     expect(calls.map(keysOf)).toEqual([['1', '2', '3']]);
@@ -183,8 +151,7 @@ describe('BatchingProducer when idle and when busy', () => {
   });
 
   it('gathers records arriving while a request is in flight for the next one, in order', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, options);
+    const { batching, calls } = batchingWith(options);
     const first = batching.send([record('a', '1')]);
     await endOfTurn();
     const burst = [batching.send([record('a', '2')])];
@@ -203,8 +170,7 @@ describe('BatchingProducer when idle and when busy', () => {
   });
 
   it('lingers while a request is in flight and another may go, and sends when the linger ends', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { ...options, maxInFlight: 2 });
+    const { batching, calls } = batchingWith({ ...options, maxInFlight: 2 });
     const first = batching.send([record('a', '1')]);
     await endOfTurn();
     const second = batching.send([record('a', '2')]);
@@ -219,8 +185,7 @@ describe('BatchingProducer when idle and when busy', () => {
   });
 
   it('sends lingering records as soon as the request in flight completes', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, { ...options, maxInFlight: 2 });
+    const { batching, calls } = batchingWith({ ...options, maxInFlight: 2 });
     const first = batching.send([record('a', '1')]);
     await endOfTurn();
     const second = batching.send([record('a', '2')]);
@@ -235,18 +200,10 @@ describe('BatchingProducer when idle and when busy', () => {
 });
 
 describe('BatchingProducer with a timeout', () => {
-  const options = {
-    lingerMs: 0,
-    maxBatchRecords: 100,
-    maxBatchBytes: 1e6,
-    maxInFlight: 1,
-    compression: CompressionCodec.None,
-    timeoutMs: 20,
-  };
+  const options = { timeoutMs: 20 };
 
   it('withdraws records still waiting when their time is up, so they are never sent', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, options);
+    const { batching, calls } = batchingWith(options);
     const onTheWire = batching.send([record('a', 'sent')]);
     await endOfTurn();
     const waiting = batching.send([record('a', 'waiting')]);
@@ -268,8 +225,7 @@ describe('BatchingProducer with a timeout', () => {
   });
 
   it('resolves a send acknowledged in time, and later answers of a timed-out batch change nothing', async () => {
-    const { producer, calls } = fakeProducer();
-    const batching = new BatchingProducer(producer, options);
+    const { batching, calls } = batchingWith(options);
     const quick = batching.send([record('a', '1')]);
     await endOfTurn();
     calls[0].settle();
@@ -291,7 +247,7 @@ describe('BatchingProducer with a timeout', () => {
     const endLinger = () => jest.advanceTimersByTime(1);
     const batching = new BatchingProducer(
       producer,
-      { lingerMs: 0, maxBatchRecords: 100, maxBatchBytes: 1e6, maxInFlight: 4, compression: 0 },
+      { ...UNBATCHED, maxInFlight: 4 },
       { name: 'test-producer', logger },
       () => now,
     );
