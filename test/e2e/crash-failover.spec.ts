@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { PipelineProcesses } from '../support/pipeline-processes';
+import { PipelineProcesses, ReceiverPipeline, startReceiverPipeline } from '../support/pipeline-processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
+import { TEST_WRITE_KEY } from '../support/workspace-file';
 
 const auth = `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`;
 const PROBE_EVERY_MS = 100;
@@ -16,27 +15,19 @@ const PROBE_EVERY_MS = 100;
  * arrives.
  */
 describe('failover after a SIGKILL of each consumer service', () => {
+  let pipeline: ReceiverPipeline | undefined;
   let receiver: WebhookReceiver;
-  let processes: PipelineProcesses | undefined;
+  let processes: PipelineProcesses;
 
   beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    const workspace = new WorkspaceFile(simpleWorkspace([receiver.url()]));
-    processes = await PipelineProcesses.start({
-      KAFKA_BROKERS: testBrokers(),
-      TOPIC_NAMESPACE: freshNamespace('failover'),
-      TOPIC_PARTITIONS: '2',
-      WORKSPACE_CONFIG: workspace.path,
-    });
+    pipeline = await startReceiverPipeline('failover');
+    ({ receiver, processes } = pipeline);
   }, 120_000);
 
-  afterAll(async () => {
-    await processes?.stop();
-    await receiver?.stop();
-  });
+  afterAll(() => pipeline?.stop());
 
   const send = async (messageId: string) => {
-    const res = await fetch(`${processes!.ingest.url}/v1/track`, {
+    const res = await fetch(`${processes.ingest.url}/v1/track`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: auth },
       // An integer beyond 2^53 rides along: it must reach the webhook digit for digit.
@@ -53,7 +44,7 @@ describe('failover after a SIGKILL of each consumer service', () => {
       expect(warm.raw.toString()).toContain('"properties":{"orderId":12345678901234567890}');
 
       const killedAt = Date.now();
-      expect(await processes!.stopOne(name, 'SIGKILL')).toBe('SIGKILL');
+      expect(await processes.stopOne(name, 'SIGKILL')).toBe('SIGKILL');
       const sent: string[] = [];
       let probing = true;
       const probes = (async () => {
@@ -64,7 +55,7 @@ describe('failover after a SIGKILL of each consumer service', () => {
           await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
         }
       })();
-      await processes!.startAgain(name);
+      await processes.startAgain(name);
       const readyAt = Date.now();
       const [first] = await receiver.waitFor(
         1,

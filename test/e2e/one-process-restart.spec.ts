@@ -1,8 +1,7 @@
 import { ClientLoad } from '../support/client-load';
-import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { PipelineProcesses } from '../support/pipeline-processes';
+import { PipelineProcesses, ReceiverPipeline, startReceiverPipeline } from '../support/pipeline-processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
+import { TEST_WRITE_KEY } from '../support/workspace-file';
 
 /**
  * The one process small deployments run is restarted whole: its container is stopped (SIGTERM) or
@@ -12,35 +11,25 @@ import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/works
  * call the client library was told was accepted reaches the webhook (some twice: at least once).
  */
 describe('the one process restarted whole under load', () => {
+  let pipeline: ReceiverPipeline | undefined;
   let receiver: WebhookReceiver;
-  let workspace: WorkspaceFile;
-  let processes: PipelineProcesses | undefined;
+  let processes: PipelineProcesses;
 
   beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    workspace = new WorkspaceFile(simpleWorkspace([receiver.url()]));
-    processes = await PipelineProcesses.start(
-      {
-        KAFKA_BROKERS: testBrokers(),
-        TOPIC_NAMESPACE: freshNamespace('one-process-restart'),
-        TOPIC_PARTITIONS: '2',
-        WORKSPACE_CONFIG: workspace.path,
-        // The killed process's consumers stay members until their session expires: short, so the
-        // next start's consumers are assigned the partitions soon.
-        KAFKA_SESSION_TIMEOUT_MS: '6000',
-      },
+    pipeline = await startReceiverPipeline(
+      'one-process-restart',
+      // The killed process's consumers stay members until their session expires: short, so the
+      // next start's consumers are assigned the partitions soon.
+      { KAFKA_SESSION_TIMEOUT_MS: '6000' },
       'all-in-one',
     );
+    ({ receiver, processes } = pipeline);
   }, 120_000);
 
-  afterAll(async () => {
-    await processes?.stop();
-    await receiver?.stop();
-    workspace?.remove();
-  });
+  afterAll(() => pipeline?.stop());
 
   it('delivers every accepted call across a SIGTERM and a SIGKILL of the whole process', async () => {
-    const pipeline = processes!;
+    const pipeline = processes;
     // The restarted process listens on the same port; the retries wait out a restart from source
     // on a loaded machine.
     const load = new ClientLoad(pipeline.ingest.url, TEST_WRITE_KEY, {

@@ -1,8 +1,12 @@
 import { ClientLoad } from '../support/client-load';
-import { freshNamespace, testBrokers } from '../support/kafka-test-kit';
-import { PipelineProcesses, SERVICES } from '../support/pipeline-processes';
+import {
+  PipelineProcesses,
+  ReceiverPipeline,
+  SERVICES,
+  startReceiverPipeline,
+} from '../support/pipeline-processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/workspace-file';
+import { TEST_WRITE_KEY } from '../support/workspace-file';
 
 /**
  * The shutdown promise: SIGTERM on any service stops taking work, finishes what is in flight,
@@ -10,28 +14,19 @@ import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../support/works
  * Load comes from Switchyard's own client library, whose retries carry calls over ingest's restart.
  */
 describe('rolling restart of every service under load', () => {
+  let pipeline: ReceiverPipeline | undefined;
   let receiver: WebhookReceiver;
-  let processes: PipelineProcesses | undefined;
+  let processes: PipelineProcesses;
 
   beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    const workspace = new WorkspaceFile(simpleWorkspace([receiver.url()]));
-    processes = await PipelineProcesses.start({
-      KAFKA_BROKERS: testBrokers(),
-      TOPIC_NAMESPACE: freshNamespace('rolling'),
-      TOPIC_PARTITIONS: '2',
-      WORKSPACE_CONFIG: workspace.path,
-      KAFKA_SESSION_TIMEOUT_MS: '6000',
-    });
+    pipeline = await startReceiverPipeline('rolling', { KAFKA_SESSION_TIMEOUT_MS: '6000' });
+    ({ receiver, processes } = pipeline);
   }, 120_000);
 
-  afterAll(async () => {
-    await processes?.stop();
-    await receiver?.stop();
-  });
+  afterAll(() => pipeline?.stop());
 
   it('delivers every accepted event while ingest, router and delivery are each restarted with SIGTERM', async () => {
-    const pipeline = processes!;
+    const pipeline = processes;
     // A restarted ingest listens on the same port.
     const load = new ClientLoad(pipeline.ingest.url, TEST_WRITE_KEY, {
       maxAttempts: 20,

@@ -1,7 +1,7 @@
 import { freshNamespace, testBrokers } from './kafka-test-kit';
 import { freePort, ServiceProcess } from './service-process';
 import { WebhookReceiver } from './webhook-receiver';
-import { WorkspaceFile } from './workspace-file';
+import { simpleWorkspace, WorkspaceFile } from './workspace-file';
 
 export const SERVICES = ['ingest', 'router', 'delivery'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -180,27 +180,60 @@ export async function startPipeline(
       },
     ],
   });
-  const env = {
-    KAFKA_BROKERS: testBrokers(),
-    TOPIC_NAMESPACE: freshNamespace(label),
-    TOPIC_PARTITIONS: '2',
-    WORKSPACE_CONFIG: workspace.path,
+  const { processes, stop } = await startWithWorkspace(receiver, workspace, label, {
     DELIVERY_RETRY_SCHEDULE_MS: '100,200',
-  };
+  });
+  return { receiver, ingestUrl: processes.ingest.url, stop };
+}
+
+export interface ReceiverPipeline {
+  receiver: WebhookReceiver;
+  processes: PipelineProcesses;
+  /** Stops the services and the receiver, and removes the workspace file. */
+  stop(): Promise<void>;
+}
+
+/** The services routing the test source to one receiver; `env` adds to or overrides their settings. */
+export async function startReceiverPipeline(
+  label: string,
+  env: NodeJS.ProcessEnv = {},
+  mode: PipelineMode = 'split',
+): Promise<ReceiverPipeline> {
+  const receiver = await WebhookReceiver.start();
+  const workspace = new WorkspaceFile(simpleWorkspace([receiver.url()]));
+  return { receiver, ...(await startWithWorkspace(receiver, workspace, label, env, mode)) };
+}
+
+/**
+ * The services on a fresh namespace of the test broker, two partitions a topic, routing by
+ * `workspace`; if they do not start, the receiver is stopped and the file removed.
+ */
+async function startWithWorkspace(
+  receiver: WebhookReceiver,
+  workspace: WorkspaceFile,
+  label: string,
+  env: NodeJS.ProcessEnv,
+  mode: PipelineMode = 'split',
+): Promise<{ processes: PipelineProcesses; stop(): Promise<void> }> {
   const cleanUp = async () => {
     await receiver.stop();
     workspace.remove();
   };
   let processes: PipelineProcesses;
   try {
-    processes = await PipelineProcesses.start(env);
+    processes = await PipelineProcesses.start(
+      {
+        KAFKA_BROKERS: testBrokers(),
+        TOPIC_NAMESPACE: freshNamespace(label),
+        TOPIC_PARTITIONS: '2',
+        WORKSPACE_CONFIG: workspace.path,
+        ...env,
+      },
+      mode,
+    );
   } catch (error) {
     await cleanUp();
     throw error;
   }
-  return {
-    receiver,
-    ingestUrl: processes.ingest.url,
-    stop: async () => (await processes.stop(), await cleanUp()),
-  };
+  return { processes, stop: async () => (await processes.stop(), await cleanUp()) };
 }
