@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { Analytics, AnalyticsOptions } from '@switchyard/analytics';
 import { freshNamespace } from '../test/support/kafka-test-kit';
 import { startTestIngest } from '../apps/ingest/test-support/ingest-harness';
-import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../test/support/workspace-file';
+import { simpleWorkspace, TEST_WRITE_KEY } from '../test/support/workspace-file';
 import { fmt } from './bench-kit';
 import { localKafkaBrokers } from '@switchyard/config';
 
@@ -78,10 +78,7 @@ async function costPerCall(): Promise<void> {
 }
 
 async function sustained(label: string, options: AnalyticsOptions): Promise<void> {
-  const ingest = await startTestIngest(
-    freshNamespace('bench-client'),
-    new WorkspaceFile(simpleWorkspace()).path,
-  );
+  const ingest = await startTestIngest(freshNamespace('bench-client'), simpleWorkspace());
   const client = new Analytics(TEST_WRITE_KEY, { endpoint: ingest.url, ...options });
   const maxQueue = options.maxQueueSize ?? 10_000;
   let sent = 0;

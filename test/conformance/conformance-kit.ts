@@ -1,7 +1,7 @@
 import { Call, IngestedEvent, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../support/kafka-test-kit';
 import { RunningIngest, startTestIngest } from '../../apps/ingest/test-support/ingest-harness';
-import { simpleWorkspace, WorkspaceFile } from '../support/workspace-file';
+import { simpleWorkspace } from '../support/workspace-file';
 
 export { TEST_WRITE_KEY } from '../support/workspace-file';
 
@@ -14,7 +14,7 @@ export class ConformanceBench {
 
   static async start(label: string): Promise<ConformanceBench> {
     const namespace = freshNamespace(label);
-    const ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path);
+    const ingest = await startTestIngest(namespace, simpleWorkspace());
     const reader = await TopicReader.start<IngestedEvent>([topicNames(namespace).events]);
     return new ConformanceBench(ingest, reader);
   }

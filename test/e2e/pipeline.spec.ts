@@ -50,6 +50,7 @@ describe.each(PIPELINE_MODES)(
     let receiver: WebhookReceiver;
     let otlp: OtlpReceiver;
     let processes: PipelineProcesses | undefined;
+    let workspace: WorkspaceFile | undefined;
     let ingestUrl: string;
     let topics: TopicNames;
 
@@ -92,7 +93,7 @@ describe.each(PIPELINE_MODES)(
     beforeAll(async () => {
       receiver = await WebhookReceiver.start();
       otlp = await OtlpReceiver.start();
-      const workspace = new WorkspaceFile({
+      workspace = new WorkspaceFile({
         sources: [
           { id: 'web', name: 'Web', writeKey: WRITE_KEY },
           { id: 'retried', name: 'Retried', writeKey: RETRIED_KEY },
@@ -155,6 +156,7 @@ describe.each(PIPELINE_MODES)(
       processes = undefined;
       await receiver?.stop();
       await otlp?.stop();
+      workspace?.remove();
     });
 
     it('delivers a signed track call with the envelope, static header and one trace across all three services', async () => {

@@ -1,7 +1,7 @@
 import { AudienceSynced, DeletionRequested, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../../../../test/support/kafka-test-kit';
 import { RunningIngest, startTestIngest } from '../../test-support/ingest-harness';
-import { simpleWorkspace, WorkspaceFile } from '../../../../test/support/workspace-file';
+import { simpleWorkspace } from '../../../../test/support/workspace-file';
 
 jest.setTimeout(60_000);
 
@@ -36,7 +36,7 @@ describe('ingest admin endpoints: audience syncs and deletions (real broker)', (
 
   beforeAll(async () => {
     namespace = freshNamespace('admin');
-    ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path, { ADMIN_TOKEN });
+    ingest = await startTestIngest(namespace, simpleWorkspace(), { ADMIN_TOKEN });
     reader = await TopicReader.start([topicNames(namespace).audiences, topicNames(namespace).deletions]);
   });
 
@@ -51,7 +51,7 @@ describe('ingest admin endpoints: audience syncs and deletions (real broker)', (
   });
 
   it('answers 503 when no admin token is configured', async () => {
-    const closed = await startTestIngest(freshNamespace('admin'), new WorkspaceFile(simpleWorkspace()).path);
+    const closed = await startTestIngest(freshNamespace('admin'), simpleWorkspace());
     try {
       const res = await post('/admin/v1/deletions', { userIds: ['u'] }, ADMIN_TOKEN, closed);
       expect(res.status).toBe(503);

@@ -1,7 +1,7 @@
 import { Call, CALL_TYPES, IngestedEvent, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../../../../test/support/kafka-test-kit';
 import { RunningIngest, startTestIngest } from '../../test-support/ingest-harness';
-import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../../../../test/support/workspace-file';
+import { simpleWorkspace, TEST_WRITE_KEY } from '../../../../test/support/workspace-file';
 
 const PAGE_ORIGIN = 'http://127.0.0.1:5555';
 const GUARDED_KEY = 'guarded-write-key-01';
@@ -26,7 +26,7 @@ describe('web and mobile sources at ingest (real broker)', () => {
 
   beforeAll(async () => {
     const namespace = freshNamespace('web');
-    ingest = await startTestIngest(namespace, new WorkspaceFile(workspace()).path);
+    ingest = await startTestIngest(namespace, workspace());
     reader = await TopicReader.start<IngestedEvent>([topicNames(namespace).events]);
   });
 
@@ -241,7 +241,7 @@ describe('web and mobile sources at ingest (real broker)', () => {
 
     it('is the forwarded client when INGEST_TRUST_PROXY trusts the proxy in front', async () => {
       const namespace = freshNamespace('web-proxy');
-      const proxied = await startTestIngest(namespace, new WorkspaceFile(workspace()).path, {
+      const proxied = await startTestIngest(namespace, workspace(), {
         INGEST_TRUST_PROXY: '1',
       });
       const proxiedReader = await TopicReader.start<IngestedEvent>([topicNames(namespace).events]);

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { Call, IngestedEvent, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../../../../test/support/kafka-test-kit';
 import { RunningIngest, startTestIngest } from '../../test-support/ingest-harness';
-import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../../../../test/support/workspace-file';
+import { simpleWorkspace, TEST_WRITE_KEY } from '../../../../test/support/workspace-file';
 
 const auth = `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`;
 const ADMIN_TOKEN = 'admin-token-for-hostile-tests';
@@ -39,7 +39,7 @@ describe('hostile input against a running ingest (real broker)', () => {
 
   beforeAll(async () => {
     const namespace = freshNamespace('hostile');
-    ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path, {
+    ingest = await startTestIngest(namespace, simpleWorkspace(), {
       INGEST_HEADERS_TIMEOUT_MS: '1000',
       INGEST_REQUEST_TIMEOUT_MS: '2000',
       ADMIN_TOKEN,

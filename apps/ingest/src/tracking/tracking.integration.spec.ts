@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { Call, IngestedEvent, topicNames } from '@switchyard/contracts';
 import { freshNamespace, TopicReader } from '../../../../test/support/kafka-test-kit';
 import { RunningIngest, startTestIngest } from '../../test-support/ingest-harness';
-import { simpleWorkspace, TEST_WRITE_KEY, WorkspaceFile } from '../../../../test/support/workspace-file';
+import { simpleWorkspace, TEST_WRITE_KEY } from '../../../../test/support/workspace-file';
 
 const auth = `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`;
 
@@ -21,7 +21,7 @@ describe('ingest → Kafka (real broker)', () => {
   beforeAll(async () => {
     namespace = freshNamespace('ingest');
     // A long linger makes concurrent requests share Kafka batches, as they do under load.
-    ingest = await startTestIngest(namespace, new WorkspaceFile(simpleWorkspace()).path, {
+    ingest = await startTestIngest(namespace, simpleWorkspace(), {
       INGEST_PRODUCE_LINGER_MS: '50',
     });
     reader = await TopicReader.start<IngestedEvent>([topicNames(namespace).events]);
