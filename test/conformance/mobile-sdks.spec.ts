@@ -47,7 +47,7 @@ describe('Segment mobile SDK requests, delivered end to end', () => {
     chunks: Buffer[] = [],
   ): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
-      const url = new URL(path, pipeline.ingestUrl);
+      const url = new URL(path, pipeline.processes.ingest.url);
       const req = request(url, { method, headers }, (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
@@ -152,7 +152,7 @@ describe('Segment mobile SDK requests, delivered end to end', () => {
     // The SDK takes its apiHost from these settings, and posts to https://<apiHost>/b.
     const segment = (JSON.parse(settings.body) as { integrations: Record<string, { apiHost: string }> })
       .integrations['Segment.io'];
-    expect(segment.apiHost).toBe(`${new URL(pipeline.ingestUrl).host}/v1`);
+    expect(segment.apiHost).toBe(`${new URL(pipeline.processes.ingest.url).host}/v1`);
 
     const anonymousId = randomUUID();
     const events = appEvents(

@@ -118,7 +118,8 @@ describe('end to end: analytics.js in a real browser → ingest → router → d
       { writeKey: WRITE_KEY },
       { writeKey: GUARDED_WRITE_KEY, allowedOrigins: ['https://shop.example.com'] },
     ]);
-    ({ receiver, ingestUrl } = pipeline);
+    receiver = pipeline.receiver;
+    ingestUrl = pipeline.processes.ingest.url;
     site = await startSite(ingestUrl);
   }, 180_000);
 

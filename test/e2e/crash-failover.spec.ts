@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PipelineProcesses, ReceiverPipeline, startReceiverPipeline } from '../support/pipeline-processes';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { RunningPipeline, startReceiverPipeline } from '../support/pipeline-processes';
 import { TEST_WRITE_KEY } from '../support/workspace-file';
 
 const auth = `Basic ${Buffer.from(`${TEST_WRITE_KEY}:`).toString('base64')}`;
@@ -15,19 +14,16 @@ const PROBE_EVERY_MS = 100;
  * arrives.
  */
 describe('failover after a SIGKILL of each consumer service', () => {
-  let pipeline: ReceiverPipeline | undefined;
-  let receiver: WebhookReceiver;
-  let processes: PipelineProcesses;
+  let pipeline: RunningPipeline;
 
   beforeAll(async () => {
     pipeline = await startReceiverPipeline('failover');
-    ({ receiver, processes } = pipeline);
   }, 120_000);
 
   afterAll(() => pipeline?.stop());
 
   const send = async (messageId: string) => {
-    const res = await fetch(`${processes.ingest.url}/v1/track`, {
+    const res = await fetch(`${pipeline.processes.ingest.url}/v1/track`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: auth },
       // An integer beyond 2^53 rides along: it must reach the webhook digit for digit.
@@ -39,6 +35,7 @@ describe('failover after a SIGKILL of each consumer service', () => {
   it.each(['router', 'delivery'] as const)(
     '%s: events sent after the crash arrive once it is restarted',
     async (name) => {
+      const { receiver, processes } = pipeline;
       await send(`warm-${name}`);
       const [warm] = await receiver.waitFor(1, (h) => h.body.messageId === `warm-${name}`);
       expect(warm.raw.toString()).toContain('"properties":{"orderId":12345678901234567890}');

@@ -1,6 +1,5 @@
 import { ClientLoad } from '../support/client-load';
-import { PipelineProcesses, ReceiverPipeline, startReceiverPipeline } from '../support/pipeline-processes';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { RunningPipeline, startReceiverPipeline } from '../support/pipeline-processes';
 import { TEST_WRITE_KEY } from '../support/workspace-file';
 
 /**
@@ -11,9 +10,7 @@ import { TEST_WRITE_KEY } from '../support/workspace-file';
  * call the client library was told was accepted reaches the webhook (some twice: at least once).
  */
 describe('the one process restarted whole under load', () => {
-  let pipeline: ReceiverPipeline | undefined;
-  let receiver: WebhookReceiver;
-  let processes: PipelineProcesses;
+  let pipeline: RunningPipeline;
 
   beforeAll(async () => {
     pipeline = await startReceiverPipeline(
@@ -23,16 +20,15 @@ describe('the one process restarted whole under load', () => {
       { KAFKA_SESSION_TIMEOUT_MS: '6000' },
       'all-in-one',
     );
-    ({ receiver, processes } = pipeline);
   }, 120_000);
 
   afterAll(() => pipeline?.stop());
 
   it('delivers every accepted call across a SIGTERM and a SIGKILL of the whole process', async () => {
-    const pipeline = processes;
+    const { receiver, processes } = pipeline;
     // The restarted process listens on the same port; the retries wait out a restart from source
     // on a loaded machine.
-    const load = new ClientLoad(pipeline.ingest.url, TEST_WRITE_KEY, {
+    const load = new ClientLoad(processes.ingest.url, TEST_WRITE_KEY, {
       maxAttempts: 20,
       initialDelayMs: 100,
       maxDelayMs: 3000,
@@ -47,7 +43,7 @@ describe('the one process restarted whole under load', () => {
     const exits: Record<string, number | string> = {};
     for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
       await flowing();
-      exits[signal] = await pipeline.restartOneProcess(signal);
+      exits[signal] = await processes.restartOneProcess(signal);
     }
     await flowing();
     await load.stop();
@@ -55,7 +51,7 @@ describe('the one process restarted whole under load', () => {
     expect(exits).toEqual({ SIGTERM: 0, SIGKILL: 'SIGKILL' });
     expect(load.failures).toEqual([]);
     const missing = await load.missingAt(receiver);
-    if (missing.length > 0) console.log(pipeline.tails());
+    if (missing.length > 0) console.log(processes.tails());
     expect(missing).toEqual([]);
     expect(load.sent.size).toBeGreaterThan(300);
   }, 240_000);

@@ -1,11 +1,5 @@
 import { ClientLoad } from '../support/client-load';
-import {
-  PipelineProcesses,
-  ReceiverPipeline,
-  SERVICES,
-  startReceiverPipeline,
-} from '../support/pipeline-processes';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { RunningPipeline, SERVICES, startReceiverPipeline } from '../support/pipeline-processes';
 import { TEST_WRITE_KEY } from '../support/workspace-file';
 
 /**
@@ -14,21 +8,18 @@ import { TEST_WRITE_KEY } from '../support/workspace-file';
  * Load comes from Switchyard's own client library, whose retries carry calls over ingest's restart.
  */
 describe('rolling restart of every service under load', () => {
-  let pipeline: ReceiverPipeline | undefined;
-  let receiver: WebhookReceiver;
-  let processes: PipelineProcesses;
+  let pipeline: RunningPipeline;
 
   beforeAll(async () => {
     pipeline = await startReceiverPipeline('rolling', { KAFKA_SESSION_TIMEOUT_MS: '6000' });
-    ({ receiver, processes } = pipeline);
   }, 120_000);
 
   afterAll(() => pipeline?.stop());
 
   it('delivers every accepted event while ingest, router and delivery are each restarted with SIGTERM', async () => {
-    const pipeline = processes;
+    const { receiver, processes } = pipeline;
     // A restarted ingest listens on the same port.
-    const load = new ClientLoad(pipeline.ingest.url, TEST_WRITE_KEY, {
+    const load = new ClientLoad(processes.ingest.url, TEST_WRITE_KEY, {
       maxAttempts: 20,
       initialDelayMs: 100,
       maxDelayMs: 1000,
@@ -37,8 +28,8 @@ describe('rolling restart of every service under load', () => {
     const exitCodes: Record<string, number | string> = {};
     for (const name of SERVICES) {
       await receiver.waitFor(load.sent.size > 50 ? Math.floor(load.sent.size / 2) : 1);
-      exitCodes[name] = await pipeline.stopOne(name, 'SIGTERM');
-      await pipeline.startAgain(name);
+      exitCodes[name] = await processes.stopOne(name, 'SIGTERM');
+      await processes.startAgain(name);
     }
     await load.stop();
 

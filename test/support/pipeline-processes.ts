@@ -146,9 +146,10 @@ export class PipelineProcesses {
   }
 }
 
+/** The services and the receiver they deliver to; `stop` stops both and removes the workspace file. */
 export interface RunningPipeline {
   receiver: WebhookReceiver;
-  ingestUrl: string;
+  processes: PipelineProcesses;
   stop(): Promise<void>;
 }
 
@@ -180,17 +181,7 @@ export async function startPipeline(
       },
     ],
   });
-  const { processes, stop } = await startWithWorkspace(receiver, workspace, label, {
-    DELIVERY_RETRY_SCHEDULE_MS: '100,200',
-  });
-  return { receiver, ingestUrl: processes.ingest.url, stop };
-}
-
-export interface ReceiverPipeline {
-  receiver: WebhookReceiver;
-  processes: PipelineProcesses;
-  /** Stops the services and the receiver, and removes the workspace file. */
-  stop(): Promise<void>;
+  return startWithWorkspace(receiver, workspace, label, { DELIVERY_RETRY_SCHEDULE_MS: '100,200' });
 }
 
 /** The services routing the test source to one receiver; `env` adds to or overrides their settings. */
@@ -198,10 +189,10 @@ export async function startReceiverPipeline(
   label: string,
   env: NodeJS.ProcessEnv = {},
   mode: PipelineMode = 'split',
-): Promise<ReceiverPipeline> {
+): Promise<RunningPipeline> {
   const receiver = await WebhookReceiver.start();
   const workspace = new WorkspaceFile(simpleWorkspace([receiver.url()]));
-  return { receiver, ...(await startWithWorkspace(receiver, workspace, label, env, mode)) };
+  return startWithWorkspace(receiver, workspace, label, env, mode);
 }
 
 /**
@@ -214,7 +205,7 @@ async function startWithWorkspace(
   label: string,
   env: NodeJS.ProcessEnv,
   mode: PipelineMode = 'split',
-): Promise<{ processes: PipelineProcesses; stop(): Promise<void> }> {
+): Promise<RunningPipeline> {
   const cleanUp = async () => {
     await receiver.stop();
     workspace.remove();
@@ -235,5 +226,5 @@ async function startWithWorkspace(
     await cleanUp();
     throw error;
   }
-  return { processes, stop: async () => (await processes.stop(), await cleanUp()) };
+  return { receiver, processes, stop: async () => (await processes.stop(), await cleanUp()) };
 }
